@@ -1,0 +1,3 @@
+module tremor
+
+go 1.26

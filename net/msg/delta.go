@@ -1,0 +1,577 @@
+package msg
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Delta codec constants, from Quake III's wire format.
+const (
+	// EntityNumBits is the width of an entity number on the wire
+	// (GENTITYNUM_BITS); MaxEntities = 1<<EntityNumBits.
+	EntityNumBits = 10
+	// MaxEntities is the number of entity numbers (MAX_GENTITIES).
+	MaxEntities = 1 << EntityNumBits
+	// FloatIntBits is the width of the small-integer float tier.
+	FloatIntBits = 13
+	// FloatIntBias shifts the small-integer tier to unsigned:
+	// integral floats in [-FloatIntBias, FloatIntBias) take 13 bits.
+	FloatIntBias = 1 << (FloatIntBits - 1)
+	// MaxTableFields is the most fields a Table may have: the "last
+	// changed" count travels in one byte.
+	MaxTableFields = 255
+	// MaxArrayLen is the longest array field; its change mask is sent as
+	// one value of the array's length in bits.
+	MaxArrayLen = 32
+	// MaxArrays is the most array fields a Table may have.
+	MaxArrays = 8
+)
+
+// Field describes one 32-bit struct field on the wire, as Quake III's
+// netField_t did. Bits > 0 is an unsigned integer of that width, Bits < 0 a
+// signed one of width -Bits, and Bits == 0 a float32 sent in three tiers.
+type Field struct {
+	Name string
+	Bits int
+}
+
+// ArrayField describes an array of 32-bit integers (int32 or uint32) in
+// the player-state style: sent element by element under a change mask.
+type ArrayField struct {
+	Name string
+	Bits int
+}
+
+// TableSpec lists the wire layout of a struct: its scalar fields in wire
+// order (most often changed first), its arrays, and the fields
+// deliberately left out (an entity's number, which travels separately).
+// Every other field of the struct must be listed exactly once.
+type TableSpec struct {
+	Fields []Field
+	Arrays []ArrayField
+	Omit   []string
+}
+
+type field struct {
+	name string
+	off  uintptr
+	bits int
+}
+
+type arrayField struct {
+	name string
+	off  uintptr
+	n    int
+	bits int
+}
+
+// Table is the delta codec of one struct type T whose fields are all 32
+// bits wide. It is built once with NewTable (which uses reflection to find
+// field offsets) and then codes values without reflection or allocation.
+// A Table is safe for concurrent use.
+type Table[T any] struct {
+	name   string
+	fields []field
+	arrays []arrayField
+	zero   T
+	sent   []fieldCounter
+	recv   []fieldCounter
+}
+
+// NewTable builds the codec for T from spec. It checks that T is a struct,
+// that every named field exists once with a 32-bit type matching its Bits
+// (float32 for 0, int32 or uint32 otherwise), and that every field of T is
+// listed, in Fields, Arrays or Omit, exactly once.
+func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
+	typ := reflect.TypeFor[T]()
+	if typ.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("msg: table %s: %v is not a struct", name, typ)
+	}
+	if len(spec.Arrays) > MaxArrays {
+		return nil, fmt.Errorf("msg: table %s: %d arrays, max %d", name, len(spec.Arrays), MaxArrays)
+	}
+	if len(spec.Fields) > MaxTableFields {
+		return nil, fmt.Errorf("msg: table %s: %d fields, max %d", name, len(spec.Fields), MaxTableFields)
+	}
+	t := &Table[T]{name: name}
+	seen := map[string]bool{}
+	use := func(n string) (reflect.StructField, error) {
+		if seen[n] {
+			return reflect.StructField{}, fmt.Errorf("msg: table %s: field %s listed twice", name, n)
+		}
+		seen[n] = true
+		sf, ok := typ.FieldByName(n)
+		if !ok || len(sf.Index) != 1 {
+			return sf, fmt.Errorf("msg: table %s: %v has no field %s", name, typ, n)
+		}
+		return sf, nil
+	}
+	for _, f := range spec.Fields {
+		sf, err := use(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		k := sf.Type.Kind()
+		switch {
+		case f.Bits == 0 && k == reflect.Float32:
+		case f.Bits != 0 && width(f.Bits) != 0 && (k == reflect.Int32 || k == reflect.Uint32):
+		default:
+			return nil, fmt.Errorf("msg: table %s: field %s of type %v cannot have %d bits", name, f.Name, sf.Type, f.Bits)
+		}
+		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits})
+	}
+	for _, a := range spec.Arrays {
+		sf, err := use(a.Name)
+		if err != nil {
+			return nil, err
+		}
+		ek := reflect.Invalid
+		if sf.Type.Kind() == reflect.Array {
+			ek = sf.Type.Elem().Kind()
+		}
+		if (ek != reflect.Int32 && ek != reflect.Uint32) || sf.Type.Len() > MaxArrayLen || sf.Type.Len() == 0 || width(a.Bits) == 0 {
+			return nil, fmt.Errorf("msg: table %s: array %s of type %v cannot have %d bits (want [1..%d]int32 or uint32)", name, a.Name, sf.Type, a.Bits, MaxArrayLen)
+		}
+		t.arrays = append(t.arrays, arrayField{name: a.Name, off: sf.Offset, n: sf.Type.Len(), bits: a.Bits})
+	}
+	for _, n := range spec.Omit {
+		if _, err := use(n); err != nil {
+			return nil, err
+		}
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		if n := typ.Field(i).Name; !seen[n] {
+			return nil, fmt.Errorf("msg: table %s: field %s of %v is in no list (add it to Fields, Arrays or Omit)", name, n, typ)
+		}
+	}
+	t.sent = make([]fieldCounter, len(t.fields)+len(t.arrays))
+	t.recv = make([]fieldCounter, len(t.fields)+len(t.arrays))
+	return t, nil
+}
+
+// MustTable is NewTable for tables declared at package level.
+func MustTable[T any](name string, spec TableSpec) *Table[T] {
+	t, err := NewTable[T](name, spec)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Name returns the table's name.
+func (t *Table[T]) Name() string { return t.name }
+
+// NumFields returns the number of scalar fields.
+func (t *Table[T]) NumFields() int { return len(t.fields) }
+
+func (t *Table[T]) ptr(v *T, off uintptr) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(v), off))
+}
+
+func (t *Table[T]) orZero(v *T) *T {
+	if v == nil {
+		return &t.zero
+	}
+	return v
+}
+
+// lastChanged returns one past the index of the last scalar field that
+// differs between from and to (0 if none differ).
+func (t *Table[T]) lastChanged(from, to *T) int {
+	for i := len(t.fields) - 1; i >= 0; i-- {
+		off := t.fields[i].off
+		if *t.ptr(from, off) != *t.ptr(to, off) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Truncate reduces every integer field of v to what its width carries on
+// the wire (sign-extended for signed fields), as a receiver would decode it.
+func (t *Table[T]) Truncate(v *T) {
+	for _, f := range t.fields {
+		if f.bits != 0 {
+			p := t.ptr(v, f.off)
+			*p = truncate(*p, f.bits)
+		}
+	}
+	for _, a := range t.arrays {
+		for j := 0; j < a.n; j++ {
+			p := t.ptr(v, a.off+uintptr(4*j))
+			*p = truncate(*p, a.bits)
+		}
+	}
+}
+
+// Fits reports the first field of v whose value its width cannot carry,
+// or "" if every value fits.
+func (t *Table[T]) Fits(v *T) string {
+	for _, f := range t.fields {
+		if f.bits != 0 {
+			if p := *t.ptr(v, f.off); truncate(p, f.bits) != p {
+				return f.name
+			}
+		}
+	}
+	for _, a := range t.arrays {
+		for j := 0; j < a.n; j++ {
+			if p := *t.ptr(v, a.off+uintptr(4*j)); truncate(p, a.bits) != p {
+				return fmt.Sprintf("%s[%d]", a.name, j)
+			}
+		}
+	}
+	return ""
+}
+
+// truncate keeps the low |bits| bits of v, sign-extending for bits < 0.
+func truncate(v uint32, bits int) uint32 {
+	n := width(bits)
+	if n == 32 {
+		return v
+	}
+	v &= 1<<n - 1
+	if bits < 0 && v&(1<<(n-1)) != 0 {
+		v |= ^uint32(0) << n
+	}
+	return v
+}
+
+// floatInt reports whether the float with bit pattern v is an integer in
+// the 13-bit tier, and its biased value. Negative zero is excluded so that
+// it round-trips bit for bit (Quake III sent it as +0).
+func floatInt(v uint32) (uint32, bool) {
+	f := math.Float32frombits(v)
+	if !(f >= -FloatIntBias && f < FloatIntBias) {
+		return 0, false // also NaN
+	}
+	i := int32(f)
+	if math.Float32bits(float32(i)) != v {
+		return 0, false
+	}
+	return uint32(i + FloatIntBias), true
+}
+
+func (t *Table[T]) writeFloat(w *Writer, v uint32) {
+	if i, ok := floatInt(v); ok {
+		w.WriteBits(0, 1)
+		w.WriteBits(i, FloatIntBits)
+		return
+	}
+	w.WriteBits(1, 1)
+	w.WriteBits(v, 32)
+}
+
+func (t *Table[T]) readFloat(r *Reader) uint32 {
+	if r.ReadBits(1) == 0 {
+		i := int32(r.ReadBits(FloatIntBits)) - FloatIntBias
+		return math.Float32bits(float32(i))
+	}
+	return r.ReadBits(32)
+}
+
+// WriteDeltaEntity writes the entity-style delta from from to to under
+// entity number (Quake III's MSG_WriteDeltaEntity). A nil from means the
+// zero value (pass a baseline to delta from one); a nil to writes the
+// entity as removed. When nothing changed, nothing is written unless force
+// is set, in which case the number and a "no change" bit go out.
+//
+// Layout: number (EntityNumBits), removed bit; if not removed, a "has
+// changes" bit; if set, the last-changed count (8 bits) and for each field
+// up to it a changed bit and, if changed, the value: integers as a zero
+// bit or a one bit and the value, floats as a zero bit (value 0), or a one
+// bit then a tier bit: 0 and a 13-bit biased integer, 1 and 32 raw bits.
+func (t *Table[T]) WriteDeltaEntity(w *Writer, from, to *T, number uint32, force bool) {
+	if to == nil {
+		w.WriteBits(number, EntityNumBits)
+		w.WriteBits(1, 1)
+		return
+	}
+	from = t.orZero(from)
+	lc := t.lastChanged(from, to)
+	if lc == 0 {
+		if force {
+			w.WriteBits(number, EntityNumBits)
+			w.WriteBits(0, 1)
+			w.WriteBits(0, 1)
+		}
+		return
+	}
+	w.WriteBits(number, EntityNumBits)
+	w.WriteBits(0, 1)
+	w.WriteBits(1, 1)
+	w.WriteBits(uint32(lc), 8)
+	for i, f := range t.fields[:lc] {
+		v := *t.ptr(to, f.off)
+		if v == *t.ptr(from, f.off) {
+			w.WriteBits(0, 1)
+			continue
+		}
+		start := w.BitLen()
+		w.WriteBits(1, 1)
+		switch {
+		case v == 0:
+			w.WriteBits(0, 1)
+		case f.bits == 0:
+			w.WriteBits(1, 1)
+			t.writeFloat(w, v)
+		default:
+			w.WriteBits(1, 1)
+			w.WriteBits(v, f.bits)
+		}
+		t.sent[i].add(w.BitLen() - start)
+	}
+}
+
+// ReadDeltaEntity reads what WriteDeltaEntity wrote, after the caller has
+// read the entity number (EntityNumBits) to decide which from to use. It
+// sets *to (which may alias from) and reports whether the entity was
+// removed, in which case *to is the zero value. A nil from means the zero
+// value. Malformed input sets r's error.
+func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
+	from = t.orZero(from)
+	if r.ReadBits(1) == 1 {
+		*to = t.zero
+		return true
+	}
+	if from != to {
+		*to = *from
+	}
+	if r.ReadBits(1) == 0 {
+		return false
+	}
+	lc := int(r.ReadBits(8))
+	if lc > len(t.fields) {
+		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
+		return false
+	}
+	for i, f := range t.fields[:lc] {
+		if r.ReadBits(1) == 0 {
+			continue
+		}
+		start := r.BitPos()
+		var v uint32
+		if r.ReadBits(1) == 1 {
+			if f.bits == 0 {
+				v = t.readFloat(r)
+			} else {
+				v = r.ReadBits(f.bits)
+			}
+		}
+		*t.ptr(to, f.off) = v
+		t.recv[i].add(r.BitPos() - start + 1)
+	}
+	return false
+}
+
+// WriteDeltaPlayerState writes the player-state-style delta from from to
+// to (Quake III's MSG_WriteDeltaPlayerstate). A nil from means the zero
+// value.
+//
+// Layout: the last-changed count (8 bits); for each field up to it a
+// changed bit and, if changed, the value: integers in their width with no
+// zero bit, floats as a tier bit then 13 or 32 bits. Then the arrays: one
+// bit saying whether any changed; if so, per array a bit, and for a changed
+// array its change mask (one bit per element) and each changed element.
+func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
+	from = t.orZero(from)
+	lc := t.lastChanged(from, to)
+	w.WriteBits(uint32(lc), 8)
+	for i, f := range t.fields[:lc] {
+		v := *t.ptr(to, f.off)
+		if v == *t.ptr(from, f.off) {
+			w.WriteBits(0, 1)
+			continue
+		}
+		start := w.BitLen()
+		w.WriteBits(1, 1)
+		if f.bits == 0 {
+			t.writeFloat(w, v)
+		} else {
+			w.WriteBits(v, f.bits)
+		}
+		t.sent[i].add(w.BitLen() - start)
+	}
+	if len(t.arrays) == 0 {
+		return
+	}
+	var masks [MaxArrays]uint32
+	changed := false
+	for k, a := range t.arrays {
+		for j := 0; j < a.n; j++ {
+			o := a.off + uintptr(4*j)
+			if *t.ptr(to, o) != *t.ptr(from, o) {
+				masks[k] |= 1 << j
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		w.WriteBits(0, 1)
+		return
+	}
+	w.WriteBits(1, 1)
+	for k, a := range t.arrays {
+		if masks[k] == 0 {
+			w.WriteBits(0, 1)
+			continue
+		}
+		start := w.BitLen()
+		w.WriteBits(1, 1)
+		w.WriteBits(masks[k], a.n)
+		for j := 0; j < a.n; j++ {
+			if masks[k]&(1<<j) != 0 {
+				w.WriteBits(*t.ptr(to, a.off+uintptr(4*j)), a.bits)
+			}
+		}
+		t.sent[len(t.fields)+k].add(w.BitLen() - start)
+	}
+}
+
+// ReadDeltaPlayerState reads what WriteDeltaPlayerState wrote into *to
+// (which may alias from). A nil from means the zero value.
+func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
+	from = t.orZero(from)
+	if from != to {
+		*to = *from
+	}
+	lc := int(r.ReadBits(8))
+	if lc > len(t.fields) {
+		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
+		return
+	}
+	for i, f := range t.fields[:lc] {
+		if r.ReadBits(1) == 0 {
+			continue
+		}
+		start := r.BitPos()
+		var v uint32
+		if f.bits == 0 {
+			v = t.readFloat(r)
+		} else {
+			v = r.ReadBits(f.bits)
+		}
+		*t.ptr(to, f.off) = v
+		t.recv[i].add(r.BitPos() - start + 1)
+	}
+	if len(t.arrays) == 0 || r.ReadBits(1) == 0 {
+		return
+	}
+	for k, a := range t.arrays {
+		if r.ReadBits(1) == 0 {
+			continue
+		}
+		start := r.BitPos()
+		mask := r.ReadBits(a.n)
+		for j := 0; j < a.n; j++ {
+			if mask&(1<<j) != 0 {
+				*t.ptr(to, a.off+uintptr(4*j)) = r.ReadBits(a.bits)
+			}
+		}
+		t.recv[len(t.fields)+k].add(r.BitPos() - start + 1)
+	}
+}
+
+// WriteDeltaUsercmd writes the usercmd-style delta from from to to, keyed
+// by key (Quake III's MSG_WriteDeltaUsercmdKey). The table's first field is
+// the command's server time; it needs 32 bits. A nil from means the zero
+// value.
+//
+// Layout: the server time as a one bit and an 8-bit increment when it grew
+// by less than 256 ms, else a zero bit and the 32-bit time; then one bit
+// saying whether any other field changed; if so, each other field as a
+// changed bit and, if changed, its value XOR (key ^ serverTime), in the
+// field's width. Floats go as 32 bits.
+func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
+	from = t.orZero(from)
+	if len(t.fields) == 0 {
+		w.fail(fmt.Errorf("msg: %s: usercmd table has no server time field", t.name))
+		return
+	}
+	tf := t.fields[0]
+	tt := *t.ptr(to, tf.off)
+	if d := tt - *t.ptr(from, tf.off); d < 256 {
+		w.WriteBits(1, 1)
+		w.WriteBits(d, 8)
+	} else {
+		w.WriteBits(0, 1)
+		w.WriteBits(tt, 32)
+	}
+	if t.lastChanged(from, to) <= 1 {
+		w.WriteBits(0, 1)
+		return
+	}
+	w.WriteBits(1, 1)
+	key ^= tt
+	for i, f := range t.fields[1:] {
+		v := *t.ptr(to, f.off)
+		if v == *t.ptr(from, f.off) {
+			w.WriteBits(0, 1)
+			continue
+		}
+		start := w.BitLen()
+		w.WriteBits(1, 1)
+		bits := f.bits
+		if bits == 0 {
+			bits = 32
+		}
+		w.WriteBits(v^key, bits)
+		t.sent[i+1].add(w.BitLen() - start)
+	}
+}
+
+// ReadDeltaUsercmd reads what WriteDeltaUsercmd wrote into *to (which may
+// alias from), with the same key.
+func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
+	from = t.orZero(from)
+	if len(t.fields) == 0 {
+		r.fail(fmt.Errorf("msg: %s: usercmd table has no server time field", t.name))
+		return
+	}
+	tf := t.fields[0]
+	var tt uint32
+	if r.ReadBits(1) == 1 {
+		tt = *t.ptr(from, tf.off) + r.ReadBits(8)
+	} else {
+		tt = r.ReadBits(32)
+	}
+	if from != to {
+		*to = *from
+	}
+	*t.ptr(to, tf.off) = tt
+	if r.ReadBits(1) == 0 {
+		return
+	}
+	key ^= tt
+	for i, f := range t.fields[1:] {
+		if r.ReadBits(1) == 0 {
+			continue
+		}
+		start := r.BitPos()
+		bits := f.bits
+		if bits == 0 {
+			bits = 32
+		}
+		n := width(bits)
+		v := r.ReadBits(n) ^ key
+		*t.ptr(to, f.off) = truncate(v, bits)
+		t.recv[i+1].add(r.BitPos() - start + 1)
+	}
+}
+
+// fieldCounter counts how often a field was coded and how many bits it
+// took (after Huffman coding, including its changed bit): Quake III's
+// changeVectors idea, kept per direction so field order can be tuned by
+// measurement.
+type fieldCounter struct {
+	changes atomic.Uint64
+	bits    atomic.Uint64
+}
+
+func (c *fieldCounter) add(bits int) {
+	c.changes.Add(1)
+	c.bits.Add(uint64(bits))
+}
