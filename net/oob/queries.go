@@ -1,0 +1,315 @@
+package oob
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Connectionless command names, as Quake III spells them. Commands are
+// matched ignoring case. CmdGetChallenge, CmdConnectResponse and
+// CmdDisconnect carry no arguments from Tremor, so the constant is the
+// whole packet text; [Command] recognises them.
+const (
+	CmdGetInfo           = "getinfo"
+	CmdGetStatus         = "getstatus"
+	CmdGetChallenge      = "getchallenge"
+	CmdConnect           = "connect"
+	CmdInfoResponse      = "infoResponse"
+	CmdStatusResponse    = "statusResponse"
+	CmdChallengeResponse = "challengeResponse"
+	CmdConnectResponse   = "connectResponse"
+	CmdPrint             = "print"
+	CmdDisconnect        = "disconnect"
+)
+
+// Query limits.
+const (
+	// MaxStatusPlayers is the most player lines ParseStatusResponse
+	// accepts and FormatStatusResponse writes (Quake III's MAX_CLIENTS).
+	MaxStatusPlayers = 64
+
+	// MaxChallengeLen is the longest getinfo/getstatus challenge accepted;
+	// ioquake3 ignores longer ones.
+	MaxChallengeLen = 128
+)
+
+// PlayerLine is one player of a statusResponse: `<score> <ping> "<name>"`.
+type PlayerLine struct {
+	Score int
+	Ping  int
+	Name  string
+}
+
+// expect checks that the first token of the first line of text is cmd and
+// returns that line.
+func expect(text, cmd string) (string, error) {
+	line, _ := firstLine(text)
+	if len(line) > MaxStringChars {
+		return "", fmt.Errorf("oob: %s line is %d bytes, limit %d", cmd, len(line), MaxStringChars)
+	}
+	if got := Command(line); !equalFold(got, cmd) {
+		return "", fmt.Errorf("oob: command is %q, want %q", got, cmd)
+	}
+	return line, nil
+}
+
+// argv1 returns the second token of line, or "" if there is none.
+func argv1(line string) string {
+	_, next, _ := nextToken(line, 0, false)
+	tok, _, _ := nextToken(line, next, false)
+	return tok
+}
+
+func formatWithChallenge(cmd, challenge string) string {
+	if challenge == "" {
+		return cmd
+	}
+	return cmd + " " + Quote(challenge)
+}
+
+func parseChallengeArg(text, cmd string) (string, error) {
+	line, err := expect(text, cmd)
+	if err != nil {
+		return "", err
+	}
+	c := argv1(line)
+	if len(c) > MaxChallengeLen {
+		return "", fmt.Errorf("oob: %s challenge is %d bytes, limit %d", cmd, len(c), MaxChallengeLen)
+	}
+	if i := badByte(c); i >= 0 {
+		return "", fmt.Errorf("oob: %s challenge contains %q", cmd, c[i])
+	}
+	return c, nil
+}
+
+// FormatGetInfo returns the text of a getinfo request: "getinfo
+// <challenge>", or "getinfo" when challenge is empty. The server echoes
+// the challenge in its reply so the client can match it to the request.
+func FormatGetInfo(challenge string) string {
+	return formatWithChallenge(CmdGetInfo, challenge)
+}
+
+// ParseGetInfo reads a getinfo request and returns its challenge, which
+// may be empty. The challenge is at most [MaxChallengeLen] bytes and fit
+// to be an info value, so the server can put it in its reply.
+func ParseGetInfo(text string) (challenge string, err error) {
+	return parseChallengeArg(text, CmdGetInfo)
+}
+
+// FormatGetStatus returns the text of a getstatus request: "getstatus
+// <challenge>", or "getstatus" when challenge is empty.
+func FormatGetStatus(challenge string) string {
+	return formatWithChallenge(CmdGetStatus, challenge)
+}
+
+// ParseGetStatus reads a getstatus request and returns its challenge, with
+// the checks of [ParseGetInfo].
+func ParseGetStatus(text string) (challenge string, err error) {
+	return parseChallengeArg(text, CmdGetStatus)
+}
+
+// FormatConnect returns the text of a connect request, `connect
+// "<userinfo>"`. Tremor sends it in plain text (Quake III clients
+// Huffman-compressed it). The userinfo must pass [Validate] and the line
+// must fit in [MaxStringChars], or the server's tokenizer would cut it.
+func FormatConnect(userinfo string) (string, error) {
+	if err := Validate(userinfo); err != nil {
+		return "", err
+	}
+	text := CmdConnect + ` "` + userinfo + `"`
+	if len(text) > MaxStringChars {
+		return "", fmt.Errorf("oob: connect line is %d bytes, limit %d", len(text), MaxStringChars)
+	}
+	return text, nil
+}
+
+// ParseConnect reads a plain-text connect request and returns its
+// userinfo, which must pass [Validate]. A missing userinfo is an error.
+func ParseConnect(text string) (userinfo string, err error) {
+	line, err := expect(text, CmdConnect)
+	if err != nil {
+		return "", err
+	}
+	_, next, _ := nextToken(line, 0, false)
+	userinfo, _, ok := nextToken(line, next, false)
+	if !ok {
+		return "", errors.New("oob: connect without userinfo")
+	}
+	if err := Validate(userinfo); err != nil {
+		return "", err
+	}
+	return userinfo, nil
+}
+
+// FormatInfoResponse returns the text of a getinfo reply,
+// "infoResponse\n<info>".
+func FormatInfoResponse(info string) string {
+	return CmdInfoResponse + "\n" + info
+}
+
+// ParseInfoResponse reads a getinfo reply and returns its info string,
+// which must pass [ValidateBig]. A newline ending the text is dropped.
+func ParseInfoResponse(text string) (info string, err error) {
+	if _, err := expect(text, CmdInfoResponse); err != nil {
+		return "", err
+	}
+	_, info = firstLine(text)
+	info = strings.TrimSuffix(info, "\n")
+	if err := ValidateBig(info); err != nil {
+		return "", err
+	}
+	return info, nil
+}
+
+// FormatStatusResponse returns the text of a getstatus reply:
+// "statusResponse\n<info>\n" followed by `<score> <ping> "<name>"\n` for
+// each player. Players are written in order, up to [MaxStatusPlayers],
+// while the text stays within [MaxTextLen] and each line within
+// [MaxStringChars]; the rest are left out, as Quake III stopped when its
+// buffer was full. Score and ping are clamped to 32 bits. Double quotes,
+// newlines and NUL bytes in names, which the format cannot carry, become
+// '.'. The info string is written as given: keep it valid and short
+// enough to fit.
+func FormatStatusResponse(info string, players []PlayerLine) string {
+	var b strings.Builder
+	b.WriteString(CmdStatusResponse)
+	b.WriteByte('\n')
+	b.WriteString(info)
+	b.WriteByte('\n')
+	var line []byte
+	for i, p := range players {
+		if i == MaxStatusPlayers {
+			break
+		}
+		line = appendPlayerLine(line[:0], p)
+		if len(line)-1 > MaxStringChars || b.Len()+len(line) > MaxTextLen {
+			break
+		}
+		b.Write(line)
+	}
+	return b.String()
+}
+
+func appendPlayerLine(dst []byte, p PlayerLine) []byte {
+	dst = strconv.AppendInt(dst, clamp32(p.Score), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, clamp32(p.Ping), 10)
+	dst = append(dst, ' ', '"')
+	for i := 0; i < len(p.Name); i++ {
+		c := p.Name[i]
+		if c == '"' || c == '\n' || c == 0 {
+			c = '.'
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"', '\n')
+}
+
+func clamp32(n int) int64 {
+	return int64(max(math.MinInt32, min(n, math.MaxInt32)))
+}
+
+// ParseStatusResponse reads a getstatus reply: the info string on the
+// second line (checked with [ValidateBig]) and one player per following
+// non-blank line, `<score> <ping> "<name>"` with 32-bit decimal score and
+// ping, read with the tokenizer. Lines may end in CR LF. More than
+// [MaxStatusPlayers] players is an error, and so is a line longer than
+// [MaxStringChars].
+func ParseStatusResponse(text string) (info string, players []PlayerLine, err error) {
+	if _, err := expect(text, CmdStatusResponse); err != nil {
+		return "", nil, err
+	}
+	_, rest := firstLine(text)
+	info, rest, ok := strings.Cut(rest, "\n")
+	if !ok && info == "" {
+		return "", nil, errors.New("oob: statusResponse without info line")
+	}
+	info = strings.TrimSuffix(info, "\r")
+	if err := checkInfo(info, BigInfoString); err != nil {
+		return "", nil, fmt.Errorf("oob: statusResponse: %w", err)
+	}
+	for n := 3; rest != ""; n++ {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.TrimLeft(line, " \t\r") == "" {
+			continue
+		}
+		if len(players) == MaxStatusPlayers {
+			return "", nil, fmt.Errorf("oob: statusResponse lists more than %d players", MaxStatusPlayers)
+		}
+		p, err := parsePlayerLine(line)
+		if err != nil {
+			return "", nil, fmt.Errorf("oob: statusResponse line %d: %w", n, err)
+		}
+		players = append(players, p)
+	}
+	return info, players, nil
+}
+
+func parsePlayerLine(line string) (PlayerLine, error) {
+	if len(line) > MaxStringChars {
+		return PlayerLine{}, fmt.Errorf("%d bytes, limit %d", len(line), MaxStringChars)
+	}
+	line = capChars(line)
+	var tok [3]string
+	next := 0
+	for i := range tok {
+		var ok bool
+		tok[i], next, ok = nextToken(line, next, false)
+		if !ok {
+			return PlayerLine{}, fmt.Errorf("%d fields, want 3", i)
+		}
+	}
+	if _, _, ok := nextToken(line, next, false); ok {
+		return PlayerLine{}, errors.New("more than 3 fields")
+	}
+	score, err := strconv.ParseInt(tok[0], 10, 32)
+	if err != nil {
+		return PlayerLine{}, fmt.Errorf("score %q is not a 32-bit integer", tok[0])
+	}
+	ping, err := strconv.ParseInt(tok[1], 10, 32)
+	if err != nil {
+		return PlayerLine{}, fmt.Errorf("ping %q is not a 32-bit integer", tok[1])
+	}
+	return PlayerLine{Score: int(score), Ping: int(ping), Name: tok[2]}, nil
+}
+
+// FormatChallengeResponse returns the text of a getchallenge reply,
+// "challengeResponse <challenge>".
+func FormatChallengeResponse(challenge int32) string {
+	return CmdChallengeResponse + " " + strconv.FormatInt(int64(challenge), 10)
+}
+
+// ParseChallengeResponse reads a getchallenge reply and returns its
+// challenge. Further arguments, which ioquake3 servers add, are ignored.
+func ParseChallengeResponse(text string) (int32, error) {
+	line, err := expect(text, CmdChallengeResponse)
+	if err != nil {
+		return 0, err
+	}
+	arg := argv1(line)
+	n, err := strconv.ParseInt(arg, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("oob: challengeResponse challenge %q is not a 32-bit integer", arg)
+	}
+	return int32(n), nil
+}
+
+// FormatPrint returns the text of a print message, "print\n<msg>", which a
+// server sends to show msg to the client (a refusal to connect, say).
+func FormatPrint(msg string) string {
+	return CmdPrint + "\n" + msg
+}
+
+// ParsePrint reads a print message and returns everything after its first
+// line.
+func ParsePrint(text string) (string, error) {
+	if _, err := expect(text, CmdPrint); err != nil {
+		return "", err
+	}
+	_, msg := firstLine(text)
+	return msg, nil
+}
