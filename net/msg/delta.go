@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -81,10 +82,12 @@ type Table[T any] struct {
 	recv   []fieldCounter
 }
 
-// NewTable builds the codec for T from spec. It checks that T is a struct,
-// that every named field exists once with a 32-bit type matching its Bits
-// (float32 for 0, int32 or uint32 otherwise), and that every field of T is
-// listed, in Fields, Arrays or Omit, exactly once.
+// NewTable builds the codec for T from spec. Fields of nested structs are
+// named by dotted paths ("Pos.Base.X"); Omit may name a whole nested
+// struct. It checks that T is a struct, that every named field exists once
+// with a 32-bit type matching its Bits (float32 for 0, int32 or uint32
+// otherwise), and that every leaf field of T is listed, in Fields, Arrays
+// or Omit, exactly once.
 func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 	typ := reflect.TypeFor[T]()
 	if typ.Kind() != reflect.Struct {
@@ -97,14 +100,17 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 		return nil, fmt.Errorf("msg: table %s: %d fields, max %d", name, len(spec.Fields), MaxTableFields)
 	}
 	t := &Table[T]{name: name}
+	leaves := map[string]reflect.StructField{}
+	var order []string
+	flatten(typ, "", 0, leaves, &order)
 	seen := map[string]bool{}
 	use := func(n string) (reflect.StructField, error) {
 		if seen[n] {
 			return reflect.StructField{}, fmt.Errorf("msg: table %s: field %s listed twice", name, n)
 		}
 		seen[n] = true
-		sf, ok := typ.FieldByName(n)
-		if !ok || len(sf.Index) != 1 {
+		sf, ok := leaves[n]
+		if !ok {
 			return sf, fmt.Errorf("msg: table %s: %v has no field %s", name, typ, n)
 		}
 		return sf, nil
@@ -137,19 +143,39 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 		}
 		t.arrays = append(t.arrays, arrayField{name: a.Name, off: sf.Offset, n: sf.Type.Len(), bits: a.Bits})
 	}
-	for _, n := range spec.Omit {
-		if _, err := use(n); err != nil {
-			return nil, err
+	omitted := func(n string) bool {
+		for _, o := range spec.Omit {
+			if n == o || strings.HasPrefix(n, o+".") {
+				return true
+			}
 		}
+		return false
 	}
-	for i := 0; i < typ.NumField(); i++ {
-		if n := typ.Field(i).Name; !seen[n] {
+	for _, n := range order {
+		if !seen[n] && !omitted(n) {
 			return nil, fmt.Errorf("msg: table %s: field %s of %v is in no list (add it to Fields, Arrays or Omit)", name, n, typ)
 		}
 	}
 	t.sent = make([]fieldCounter, len(t.fields)+len(t.arrays))
 	t.recv = make([]fieldCounter, len(t.fields)+len(t.arrays))
 	return t, nil
+}
+
+// flatten lists the leaf fields of struct type typ under their dotted
+// names ("Pos.Base.X"), with offsets from the start of the outermost
+// struct. Nested structs are walked; everything else is a leaf.
+func flatten(typ reflect.Type, prefix string, base uintptr, leaves map[string]reflect.StructField, order *[]string) {
+	for i := 0; i < typ.NumField(); i++ {
+		sf := typ.Field(i)
+		sf.Offset += base
+		name := prefix + sf.Name
+		if sf.Type.Kind() == reflect.Struct {
+			flatten(sf.Type, name+".", sf.Offset, leaves, order)
+			continue
+		}
+		leaves[name] = sf
+		*order = append(*order, name)
+	}
 }
 
 // MustTable is NewTable for tables declared at package level.

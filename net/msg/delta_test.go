@@ -412,6 +412,44 @@ func TestUsercmdKeying(t *testing.T) {
 	}
 }
 
+func TestNestedStructFields(t *testing.T) {
+	type vec struct{ X, Y int32 }
+	type traj struct {
+		Type       uint32
+		Base, Delt vec
+	}
+	type ent struct {
+		Number uint32
+		Pos    traj
+		Old    traj
+		Event  int32
+	}
+	tbl, err := NewTable[ent]("nested", TableSpec{
+		Fields: []Field{{"Pos.Base.X", -20}, {"Pos.Base.Y", -20}, {"Event", 8},
+			{"Pos.Type", 4}, {"Pos.Delt.X", -16}, {"Pos.Delt.Y", -16}},
+		Omit: []string{"Number", "Old"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := ent{Number: 4, Pos: traj{Type: 2, Base: vec{-5, 7}, Delt: vec{300, -300}}, Old: traj{Type: 9}, Event: 3}
+	w := NewWriter(make([]byte, 64), Huffman)
+	tbl.WriteDeltaEntity(w, nil, &to, 4, false)
+	r := NewReader(w.Bytes(), Huffman)
+	r.ReadBits(EntityNumBits)
+	var got ent
+	tbl.ReadDeltaEntity(r, nil, &got)
+	want := to
+	want.Number, want.Old = 0, traj{}
+	if r.Err() != nil || got != want {
+		t.Fatalf("got %+v want %+v (%v)", got, want, r.Err())
+	}
+	if _, err := NewTable[ent]("nested", TableSpec{Fields: []Field{{"Pos.Base.X", 8}}, Omit: []string{"Number", "Old"}}); err == nil ||
+		!strings.Contains(err.Error(), "Pos.Type of") {
+		t.Fatalf("missing nested field not reported: %v", err)
+	}
+}
+
 func TestNewTableErrors(t *testing.T) {
 	type bad struct {
 		A int32
