@@ -1,0 +1,588 @@
+package netchan
+
+import (
+	"encoding/binary"
+	"errors"
+	"net/netip"
+)
+
+// Sizes and limits of the packet format.
+const (
+	// MaxPacketLen is the largest packet the channel sends (Quake III
+	// MAX_PACKETLEN).
+	MaxPacketLen = 1400
+
+	// FragmentSize is the body size of every fragment but the last one of a
+	// message. A message of FragmentSize bytes or more is fragmented, and a
+	// fragment shorter than FragmentSize ends its message.
+	FragmentSize = MaxPacketLen - 100
+
+	// FragmentBit is set in the sequence field of a fragment.
+	FragmentBit = 1 << 31
+
+	// MaxMsgLen is the longest message the channel sends or reassembles
+	// (Quake III MAX_MSGLEN).
+	MaxMsgLen = 16384
+
+	// PacketBackup is how many recent outgoing messages callers keep
+	// per-sequence state for, indexed by sequence & PacketMask (Quake III
+	// PACKET_BACKUP). A power of two.
+	PacketBackup = 32
+
+	// PacketMask masks a sequence into a PacketBackup-sized ring.
+	PacketMask = PacketBackup - 1
+
+	// SequenceLen is the size of the sequence field that starts every packet.
+	SequenceLen = 4
+
+	// QportLen is the size of the qport field of client->server packets.
+	QportLen = 2
+
+	// FragmentHeaderLen is the size of the fragment start and length fields.
+	FragmentHeaderLen = 4
+
+	// MaxHeaderLen is the longest packet header: a client->server fragment.
+	MaxHeaderLen = SequenceLen + QportLen + FragmentHeaderLen
+)
+
+// Limits of the send queue that holds messages given to Transmit while a
+// fragmented message is still going out.
+const (
+	// QueueMaxMessages is the most messages the send queue holds.
+	QueueMaxMessages = 64
+
+	// QueueMaxBytes is the most message bytes the send queue holds.
+	QueueMaxBytes = 4 * MaxMsgLen
+)
+
+// connectionless is the sequence value that marks an out-of-band packet.
+const connectionless = 0xFFFFFFFF
+
+// Errors returned by Transmit and Process. Every error from Process means
+// the packet was dropped.
+var (
+	ErrMsgTooLong       = errors.New("netchan: message longer than MaxMsgLen")
+	ErrQueueFull        = errors.New("netchan: send queue full")
+	ErrShortPacket      = errors.New("netchan: packet shorter than its header")
+	ErrConnectionless   = errors.New("netchan: connectionless packet given to a channel")
+	ErrQportMismatch    = errors.New("netchan: qport does not match the channel")
+	ErrFragmentTooLong  = errors.New("netchan: fragment longer than FragmentSize")
+	ErrFragmentLength   = errors.New("netchan: fragment length field does not match the packet")
+	ErrFragmentOverflow = errors.New("netchan: reassembled message longer than MaxMsgLen")
+)
+
+// Side says which end of a connection a Chan, or a packet reader, is.
+type Side uint8
+
+const (
+	// ClientSide is the client end: its outgoing packets carry the qport.
+	ClientSide Side = iota
+	// ServerSide is the server end: its incoming packets carry the qport.
+	ServerSide
+)
+
+// String returns "client" or "server".
+func (s Side) String() string {
+	if s == ServerSide {
+		return "server"
+	}
+	return "client"
+}
+
+// Header is a parsed packet header.
+type Header struct {
+	Sequence       uint32 // without FragmentBit
+	Fragment       bool   // FragmentBit was set
+	HasQport       bool   // the packet carries a qport (client->server)
+	Qport          uint16 // valid if HasQport
+	FragmentStart  uint16 // valid if Fragment: offset of this piece in the message
+	FragmentLength uint16 // valid if Fragment: length of this piece
+}
+
+// Len returns the encoded size of h in bytes.
+func (h Header) Len() int {
+	n := SequenceLen
+	if h.HasQport {
+		n += QportLen
+	}
+	if h.Fragment {
+		n += FragmentHeaderLen
+	}
+	return n
+}
+
+// Append appends the encoded header to b and returns the extended slice.
+// Fragment, not bit 31 of Sequence, decides the fragment bit; HasQport and
+// Fragment decide which fields are written.
+func (h Header) Append(b []byte) []byte {
+	seq := h.Sequence &^ FragmentBit
+	if h.Fragment {
+		seq |= FragmentBit
+	}
+	b = binary.LittleEndian.AppendUint32(b, seq)
+	if h.HasQport {
+		b = binary.LittleEndian.AppendUint16(b, h.Qport)
+	}
+	if h.Fragment {
+		b = binary.LittleEndian.AppendUint16(b, h.FragmentStart)
+		b = binary.LittleEndian.AppendUint16(b, h.FragmentLength)
+	}
+	return b
+}
+
+// PeekHeader parses the header of a packet received by side: a ServerSide
+// reader expects a qport, a ClientSide reader none. A server reading one
+// socket uses it to find the client by (address, qport) before handing the
+// packet to that client's Chan. The body starts at h.Len().
+func PeekHeader(packet []byte, side Side) (Header, error) {
+	var h Header
+	if len(packet) < SequenceLen {
+		return h, ErrShortPacket
+	}
+	seq := binary.LittleEndian.Uint32(packet)
+	if seq == connectionless {
+		return h, ErrConnectionless
+	}
+	h.Sequence = seq &^ FragmentBit
+	h.Fragment = seq&FragmentBit != 0
+	n := SequenceLen
+	if side == ServerSide {
+		if len(packet) < n+QportLen {
+			return h, ErrShortPacket
+		}
+		h.HasQport = true
+		h.Qport = binary.LittleEndian.Uint16(packet[n:])
+		n += QportLen
+	}
+	if h.Fragment {
+		if len(packet) < n+FragmentHeaderLen {
+			return h, ErrShortPacket
+		}
+		h.FragmentStart = binary.LittleEndian.Uint16(packet[n:])
+		h.FragmentLength = binary.LittleEndian.Uint16(packet[n+2:])
+	}
+	return h, nil
+}
+
+// Direction says whether a traced packet was sent or received.
+type Direction uint8
+
+const (
+	Outgoing Direction = iota // sent by Transmit, TransmitNextFragment or Flush
+	Incoming                  // given to Process
+)
+
+// String returns "send" or "recv".
+func (d Direction) String() string {
+	if d == Incoming {
+		return "recv"
+	}
+	return "send"
+}
+
+// Result says what became of a traced packet.
+type Result uint8
+
+const (
+	ResultSent            Result = iota // outgoing packet written to the Conn
+	ResultDelivered                     // incoming packet completed a message
+	ResultPartial                       // incoming fragment stored; message not complete yet
+	ResultDuplicate                     // incoming sequence not newer than the last delivered: dropped
+	ResultFragmentDropped               // incoming fragment out of order or stale: dropped
+	ResultMalformed                     // incoming packet rejected with an error
+)
+
+var resultNames = [...]string{"sent", "delivered", "partial", "duplicate", "fragment-dropped", "malformed"}
+
+// String returns a short lowercase name of r.
+func (r Result) String() string {
+	if int(r) < len(resultNames) {
+		return resultNames[r]
+	}
+	return "unknown"
+}
+
+// PacketEvent describes one packet for Chan.Trace (showpackets).
+type PacketEvent struct {
+	Header           // parsed header; partial or zero for some malformed packets
+	Dir    Direction // sent or received
+	Result Result    // what became of the packet
+	Size   int       // whole packet in bytes, header included
+	// Dropped is, for an incoming packet with a new sequence, how many
+	// sequences were skipped before it (sequence - (incoming + 1)).
+	Dropped uint32
+}
+
+// Stats are a Chan's counters, for showpackets, the net graph and
+// sv_showloss. Counts are since New.
+type Stats struct {
+	OutgoingSequence uint32 // sequence the next new message will get
+	IncomingSequence uint32 // sequence of the last delivered message
+	// Dropped is how many sequences were skipped before the last delivered
+	// message (Quake III netchan.dropped).
+	Dropped uint32
+
+	LastSentSequence     uint32 // sequence field of the last packet sent
+	LastReceivedSequence uint32 // sequence field of the last well-formed packet received
+
+	PacketsOut, BytesOut uint64 // packets written to the Conn, headers included
+	PacketsIn, BytesIn   uint64 // packets given to Process, headers included
+	MessagesIn           uint64 // messages delivered by Process
+
+	PacketsDropped    uint64 // total sequence gaps: messages lost on the way
+	OutOfOrder        uint64 // duplicate or out-of-order packets dropped
+	FragmentsReceived uint64 // fragments stored for reassembly
+	FragmentsDropped  uint64 // fragments dropped: lost predecessor, stale, bad length
+	Malformed         uint64 // packets rejected with an error
+
+	QueuedMessages, QueuedBytes int // messages waiting behind a fragmented one
+}
+
+// Chan is one end of a sequenced connection (Quake III netchan_t). It is not
+// safe for concurrent use: the owner calls Transmit and Process from one
+// goroutine, or guards the Chan with a lock.
+//
+// A Chan holds two MaxMsgLen buffers (the outgoing message being fragmented
+// and the incoming reassembly), so hostile input never makes it allocate;
+// the send queue's QueueMaxBytes buffer is allocated the first time a
+// message has to wait.
+type Chan struct {
+	// Encode, if not nil, is called on every outgoing message exactly once,
+	// right before its first packet is sent, with the sequence the message
+	// goes out with. msg is the channel's own copy and may be changed in
+	// place (its length may not); this is where callers scramble. Decoding
+	// is the caller's job after Process.
+	Encode func(sequence uint32, msg []byte)
+
+	// Trace, if not nil, is called for every packet sent or given to Process
+	// (showpackets).
+	Trace func(ev PacketEvent)
+
+	conn   Conn
+	remote netip.AddrPort
+	side   Side
+	qport  uint16
+
+	outgoingSequence uint32
+	incomingSequence uint32
+	dropped          uint32
+
+	// The outgoing message being sent as fragments.
+	unsentActive bool
+	unsentLen    int
+	unsentStart  int
+
+	// The incoming message being reassembled.
+	fragSequence uint32
+	fragLen      int
+
+	queue sendQueue
+	stats Stats
+
+	sendBuf [MaxPacketLen]byte
+	unsent  [MaxMsgLen]byte
+	fragBuf [MaxMsgLen]byte
+}
+
+// New returns a channel that sends to remote through conn. side is this
+// end's side; qport is the client's qport (Quake III net_qport): a
+// ClientSide chan writes it in every packet, a ServerSide chan rejects
+// incoming packets that carry another one. Sequences start at 1.
+func New(conn Conn, remote netip.AddrPort, side Side, qport uint16) *Chan {
+	return &Chan{
+		conn:             conn,
+		remote:           remote,
+		side:             side,
+		qport:            qport,
+		outgoingSequence: 1,
+	}
+}
+
+// Remote returns the address packets are sent to.
+func (c *Chan) Remote() netip.AddrPort { return c.remote }
+
+// SetRemote changes the address packets are sent to, for a client whose
+// port a NAT rewrote (the server finds it by qport).
+func (c *Chan) SetRemote(addr netip.AddrPort) { c.remote = addr }
+
+// Side returns the side New was given.
+func (c *Chan) Side() Side { return c.side }
+
+// Qport returns the qport New was given.
+func (c *Chan) Qport() uint16 { return c.qport }
+
+// OutgoingSequence returns the sequence the next new message will get.
+func (c *Chan) OutgoingSequence() uint32 { return c.outgoingSequence }
+
+// IncomingSequence returns the sequence of the last delivered message.
+func (c *Chan) IncomingSequence() uint32 { return c.incomingSequence }
+
+// Dropped returns how many sequences were skipped before the last delivered
+// message.
+func (c *Chan) Dropped() uint32 { return c.dropped }
+
+// Stats returns a copy of the channel's counters.
+func (c *Chan) Stats() Stats {
+	s := c.stats
+	s.OutgoingSequence = c.outgoingSequence
+	s.IncomingSequence = c.incomingSequence
+	s.Dropped = c.dropped
+	s.QueuedMessages = c.queue.n
+	s.QueuedBytes = c.queue.end - c.queue.start
+	return s
+}
+
+// HasUnsentFragments reports whether anything is waiting to be sent: the
+// rest of a fragmented message, or messages queued behind it. The owner
+// calls TransmitNextFragment until it reports false, at the pace its rate
+// allows.
+func (c *Chan) HasUnsentFragments() bool {
+	return c.unsentActive || c.queue.n > 0
+}
+
+// Transmit sends msg, a whole message (corresponds to Netchan_Transmit).
+// A message shorter than FragmentSize goes out as one packet. A longer one
+// is copied and only its first fragment is sent; TransmitNextFragment sends
+// the rest. While anything is unsent, msg is copied into the send queue and
+// goes out, in order, after what is ahead of it. The caller may reuse msg
+// as soon as Transmit returns.
+//
+// Transmit refuses a message longer than MaxMsgLen with ErrMsgTooLong, and
+// returns ErrQueueFull when the queue's limits would be passed (the caller
+// should drop the connection). Otherwise it returns the Conn's write error,
+// if any; the packet then counts as sent and lost.
+func (c *Chan) Transmit(msg []byte) error {
+	if len(msg) > MaxMsgLen {
+		return ErrMsgTooLong
+	}
+	if c.HasUnsentFragments() {
+		return c.queue.push(msg)
+	}
+	return c.start(msg)
+}
+
+// TransmitNextFragment sends one packet of what is unsent: the next
+// fragment of the current message or, when that message is complete, the
+// next queued message (its only packet or its first fragment). It does
+// nothing if nothing is unsent (corresponds to Netchan_TransmitNextFragment
+// plus ioquake3's server-side queue).
+func (c *Chan) TransmitNextFragment() error {
+	if c.unsentActive {
+		return c.sendFragment()
+	}
+	if msg, ok := c.queue.pop(); ok {
+		return c.start(msg)
+	}
+	return nil
+}
+
+// Flush sends everything unsent, for owners that do not pace fragments. It
+// stops at the first write error.
+func (c *Chan) Flush() error {
+	for c.HasUnsentFragments() {
+		if err := c.TransmitNextFragment(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// start assigns the next sequence to msg and sends its first packet.
+func (c *Chan) start(msg []byte) error {
+	if len(msg) >= FragmentSize {
+		c.unsentLen = copy(c.unsent[:], msg)
+		c.unsentStart = 0
+		c.unsentActive = true
+		if c.Encode != nil {
+			c.Encode(c.outgoingSequence, c.unsent[:c.unsentLen:c.unsentLen])
+		}
+		return c.sendFragment()
+	}
+	h := Header{Sequence: c.outgoingSequence, HasQport: c.side == ClientSide, Qport: c.qport}
+	b := h.Append(c.sendBuf[:0])
+	n := len(b)
+	b = append(b, msg...)
+	if c.Encode != nil {
+		c.Encode(h.Sequence, b[n:len(b):len(b)])
+	}
+	c.outgoingSequence++
+	return c.send(b, h)
+}
+
+// sendFragment sends the next fragment of the unsent message.
+func (c *Chan) sendFragment() error {
+	n := min(c.unsentLen-c.unsentStart, FragmentSize)
+	h := Header{
+		Sequence:       c.outgoingSequence,
+		Fragment:       true,
+		HasQport:       c.side == ClientSide,
+		Qport:          c.qport,
+		FragmentStart:  uint16(c.unsentStart),
+		FragmentLength: uint16(n),
+	}
+	b := h.Append(c.sendBuf[:0])
+	b = append(b, c.unsent[c.unsentStart:c.unsentStart+n]...)
+	c.unsentStart += n
+	if n < FragmentSize {
+		// A short fragment, possibly empty, ends the message.
+		c.unsentActive = false
+		c.outgoingSequence++
+	}
+	return c.send(b, h)
+}
+
+func (c *Chan) send(packet []byte, h Header) error {
+	c.stats.PacketsOut++
+	c.stats.BytesOut += uint64(len(packet))
+	c.stats.LastSentSequence = h.Sequence
+	if c.Trace != nil {
+		c.Trace(PacketEvent{Header: h, Dir: Outgoing, Result: ResultSent, Size: len(packet)})
+	}
+	return c.conn.WriteTo(packet, c.remote)
+}
+
+// Process takes a packet received from the remote address and returns the
+// message it completes, if any (corresponds to Netchan_Process). The caller
+// has already checked the sender's address and that the packet is not
+// connectionless.
+//
+// ok is false, with a nil error, for a packet that is dropped in the normal
+// course of things: a duplicate or out-of-order sequence, a fragment that
+// does not continue the message being reassembled (one fragment lost loses
+// the message), or a fragment that does not complete its message yet. A
+// malformed packet is dropped with an error: a truncated header, a wrong
+// qport on a ServerSide chan, a fragment longer than FragmentSize or whose
+// length field disagrees with the packet, or a message longer than
+// MaxMsgLen. The incoming sequence advances only when a message completes.
+//
+// msg aliases either packet or the channel's reassembly buffer: it is valid
+// until the next call to Process and while packet is not reused. The caller
+// decodes (unscrambles) it in place if it needs to.
+func (c *Chan) Process(packet []byte) (msg []byte, ok bool, err error) {
+	c.stats.PacketsIn++
+	c.stats.BytesIn += uint64(len(packet))
+	h, err := PeekHeader(packet, c.side)
+	if err != nil {
+		return c.malformed(packet, h, err)
+	}
+	if c.side == ServerSide && h.Qport != c.qport {
+		return c.malformed(packet, h, ErrQportMismatch)
+	}
+	c.stats.LastReceivedSequence = h.Sequence
+	body := packet[h.Len():]
+
+	if h.Sequence <= c.incomingSequence {
+		c.stats.OutOfOrder++
+		c.trace(packet, h, ResultDuplicate, 0)
+		return nil, false, nil
+	}
+	gap := h.Sequence - (c.incomingSequence + 1)
+
+	if !h.Fragment {
+		if len(body) > MaxMsgLen {
+			return c.malformed(packet, h, ErrMsgTooLong)
+		}
+		c.deliver(h.Sequence, gap)
+		c.trace(packet, h, ResultDelivered, gap)
+		return body, true, nil
+	}
+
+	if h.FragmentLength > FragmentSize {
+		c.stats.FragmentsDropped++
+		return c.malformed(packet, h, ErrFragmentTooLong)
+	}
+	if int(h.FragmentLength) != len(body) {
+		c.stats.FragmentsDropped++
+		return c.malformed(packet, h, ErrFragmentLength)
+	}
+	switch {
+	case h.Sequence < c.fragSequence:
+		// A late fragment of an older message: keep the newer reassembly.
+		c.stats.FragmentsDropped++
+		c.trace(packet, h, ResultFragmentDropped, gap)
+		return nil, false, nil
+	case h.Sequence > c.fragSequence:
+		c.fragSequence = h.Sequence
+		c.fragLen = 0
+	}
+	if int(h.FragmentStart) != c.fragLen {
+		c.stats.FragmentsDropped++
+		c.trace(packet, h, ResultFragmentDropped, gap)
+		return nil, false, nil
+	}
+	if c.fragLen+len(body) > MaxMsgLen {
+		c.stats.FragmentsDropped++
+		return c.malformed(packet, h, ErrFragmentOverflow)
+	}
+	c.fragLen += copy(c.fragBuf[c.fragLen:], body)
+	c.stats.FragmentsReceived++
+	if len(body) == FragmentSize {
+		c.trace(packet, h, ResultPartial, gap)
+		return nil, false, nil
+	}
+	c.deliver(h.Sequence, gap)
+	c.trace(packet, h, ResultDelivered, gap)
+	return c.fragBuf[:c.fragLen], true, nil
+}
+
+func (c *Chan) deliver(seq, gap uint32) {
+	c.incomingSequence = seq
+	c.dropped = gap
+	c.stats.PacketsDropped += uint64(gap)
+	c.stats.MessagesIn++
+}
+
+func (c *Chan) malformed(packet []byte, h Header, err error) ([]byte, bool, error) {
+	c.stats.Malformed++
+	c.trace(packet, h, ResultMalformed, 0)
+	return nil, false, err
+}
+
+func (c *Chan) trace(packet []byte, h Header, r Result, gap uint32) {
+	if c.Trace != nil {
+		c.Trace(PacketEvent{Header: h, Dir: Incoming, Result: r, Size: len(packet), Dropped: gap})
+	}
+}
+
+// sendQueue is a bounded FIFO of messages stored back to back in one
+// buffer, allocated on first use.
+type sendQueue struct {
+	buf        []byte
+	lens       [QueueMaxMessages]int32
+	head, n    int // ring over lens
+	start, end int // the queued bytes are buf[start:end]
+}
+
+func (q *sendQueue) push(msg []byte) error {
+	if q.n == QueueMaxMessages || q.end-q.start+len(msg) > QueueMaxBytes {
+		return ErrQueueFull
+	}
+	if q.buf == nil {
+		q.buf = make([]byte, QueueMaxBytes)
+	}
+	if q.end+len(msg) > len(q.buf) {
+		q.end = copy(q.buf, q.buf[q.start:q.end])
+		q.start = 0
+	}
+	q.end += copy(q.buf[q.end:], msg)
+	q.lens[(q.head+q.n)%QueueMaxMessages] = int32(len(msg))
+	q.n++
+	return nil
+}
+
+// pop removes the oldest message. The returned slice is valid until the
+// next push.
+func (q *sendQueue) pop() ([]byte, bool) {
+	if q.n == 0 {
+		return nil, false
+	}
+	l := int(q.lens[q.head])
+	msg := q.buf[q.start : q.start+l]
+	q.head = (q.head + 1) % QueueMaxMessages
+	q.n--
+	q.start += l
+	if q.n == 0 {
+		q.start, q.end = 0, 0
+	}
+	return msg, true
+}
