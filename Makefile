@@ -1,0 +1,143 @@
+# Tremor: build, test and run. `make help` lists the targets.
+#
+# Recipes are bash scripts (one shell per recipe, stop at the first error).
+# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Find Go in its standard install location even when it is not on PATH.
+export PATH := $(PATH):/usr/local/go/bin
+# apt must never wait for an answer (CI has no stdin).
+export DEBIAN_FRONTEND := noninteractive
+
+# Packages the targets act on (go list patterns), e.g. PKGS=./net/...
+PKGS ?= ./...
+# How long each fuzz target runs: `make fuzz` uses 10s, `make test` 5s.
+FUZZTIME ?= 10s
+TEST_FUZZTIME := $(if $(filter file,$(origin FUZZTIME)),5s,$(FUZZTIME))
+# -benchtime for `make bench`.
+BENCHTIME ?= 1s
+# -timeout for each test binary in `make test`.
+TEST_TIMEOUT ?= 5m
+# Arguments for `make run` and `make server`.
+ARGS ?=
+
+# Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
+# Linux, and a virtual display for running the client without a screen.
+DEB_PACKAGES := gcc libc6-dev \
+	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
+	libxxf86vm-dev libgl1-mesa-dev libasound2-dev \
+	xvfb xauth
+STATICCHECK_VERSION := v0.8.2
+# Commands that must build with CGO_ENABLED=0 (add cmd/headless when it exists).
+NOCGO_CMDS := $(wildcard cmd/server cmd/headless)
+
+.PHONY: help deps test fuzz bench build run server clean
+
+help: ## list the targets
+	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
+	echo
+	awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-7s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+deps: ## install what is missing: Debian packages (apt), staticcheck, Go modules
+	@command -v go >/dev/null || { echo "deps: go not found; install Go 1.26 from https://go.dev/dl/ into /usr/local/go" >&2; exit 1; }
+	echo "==> deps: Debian packages"
+	if ! command -v dpkg-query >/dev/null; then
+		echo "deps: no dpkg here; install these yourself: $(DEB_PACKAGES)"
+	else
+		missing=()
+		for p in $(DEB_PACKAGES); do
+			[ "$$(dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$$p")
+		done
+		if [ $${#missing[@]} -eq 0 ]; then
+			echo "deps: all $(words $(DEB_PACKAGES)) Debian packages present, nothing to install"
+		else
+			sudo=()
+			if [ "$$(id -u)" -ne 0 ]; then
+				command -v sudo >/dev/null || { echo "deps: not root and no sudo; as root run: apt-get install $${missing[*]}" >&2; exit 1; }
+				sudo=(sudo env DEBIAN_FRONTEND=noninteractive)
+			fi
+			echo "deps: missing: $${missing[*]}"
+			echo "deps: $${sudo[*]:+$${sudo[*]} }apt-get update"
+			"$${sudo[@]}" apt-get update -q
+			echo "deps: $${sudo[*]:+$${sudo[*]} }apt-get install -y --no-install-recommends $${missing[*]}"
+			"$${sudo[@]}" apt-get install -y -q --no-install-recommends "$${missing[@]}"
+		fi
+	fi
+	echo "==> deps: staticcheck $(STATICCHECK_VERSION)"
+	bin="$$(go env GOPATH | cut -d: -f1)/bin"
+	# Reinstall when the version differs, or when it was built by another Go.
+	info="$$(go version -m "$$bin/staticcheck" 2>/dev/null || true)"
+	have="$$(awk '$$1 == "mod" && $$2 == "honnef.co/go/tools" { print $$3 }' <<<"$$info")"
+	built="$$(awk 'NR == 1 { print $$2 }' <<<"$$info")"
+	if [ "$$have" = "$(STATICCHECK_VERSION)" ] && [ "$$built" = "$$(go env GOVERSION)" ]; then
+		echo "deps: $$bin/staticcheck is $$have ($$built), nothing to install"
+	else
+		echo "deps: GOBIN=$$bin go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) (found: $${have:-none} $$built)"
+		GOBIN="$$bin" go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	fi
+	echo "==> deps: go mod download"
+	go mod download
+
+test: deps ## gofmt check, go vet, staticcheck, go test -race, then fuzz for FUZZTIME (5s here)
+	@step() {
+		local name=$$1 start=$$(date +%s%N) rc=0; shift
+		printf '\n==> %s\n' "$$name"
+		"$$@" || rc=$$?
+		local secs=$$(awk -v ns=$$(( $$(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }')
+		if [ $$rc -ne 0 ]; then printf '<== %s: FAILED (%ss)\n' "$$name" "$$secs" >&2; exit $$rc; fi
+		printf '<== %s: ok (%ss)\n' "$$name" "$$secs"
+	}
+	gofmt_check() {
+		local files bad rc=0
+		if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+			files=$$(git ls-files --cached --others --exclude-standard -- $(patsubst %/...,%,$(PKGS)))
+		else
+			files=$$(find $(patsubst %/...,%,$(PKGS)) -type f)
+		fi
+		files=$$(grep -E '\.go$$' <<<"$$files" | grep -Ev '(^|/)testdata/' | while read -r f; do [ -f "$$f" ] && echo "$$f"; done || true)
+		if [ -z "$$files" ]; then echo "gofmt: no Go files"; return 0; fi
+		bad=$$(gofmt -l $$files) || rc=$$?
+		if [ -n "$$bad" ]; then
+			echo "gofmt: these files are not formatted (fix: gofmt -w FILE):" >&2
+			sed 's/^/  /' <<<"$$bad" >&2
+			return 1
+		fi
+		if [ $$rc -ne 0 ]; then echo "gofmt: could not parse the files above" >&2; return 1; fi
+		echo "gofmt: $$(wc -l <<<"$$files") files, all formatted"
+	}
+	total=$$(date +%s)
+	step "gofmt -l" gofmt_check
+	step "go vet $(PKGS)" go vet $(PKGS)
+	step "staticcheck $(PKGS)" "$$(go env GOPATH | cut -d: -f1)/bin/staticcheck" $(PKGS)
+	step "go test -race -count=1 $(PKGS)" go test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	step "fuzz (FUZZTIME=$(TEST_FUZZTIME) per target)" env FUZZTIME=$(TEST_FUZZTIME) PKGS="$(PKGS)" bash .ci/fuzz.sh
+	printf '\n==> make test: all steps passed (%ss)\n' "$$(( $$(date +%s) - total ))"
+
+fuzz: ## run every FuzzXxx target in PKGS for FUZZTIME each (default 10s)
+	@FUZZTIME=$(FUZZTIME) PKGS="$(PKGS)" bash .ci/fuzz.sh
+
+bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
+	@go test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+build: ## compile every package; build bin/client, and bin/server with CGO_ENABLED=0
+	@echo "==> go build $(PKGS)"
+	go build $(PKGS)
+	echo "==> go build -o bin/ ./cmd/client"
+	go build -o bin/ ./cmd/client
+	echo "==> CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))"
+	CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))
+
+run: deps ## start the game client (go run ./cmd/client $(ARGS))
+	@go run ./cmd/client $(ARGS)
+
+server: ## start a dedicated server (go run ./cmd/server $(ARGS))
+	@go run ./cmd/server $(ARGS)
+
+clean: ## remove bin/ and stray test binaries and profiles
+	@rm -rf bin
+	find . -type f \( -name '*.test' -o -name '*.out' -o -name '*.prof' \) -not -path './.git/*' -print -delete
