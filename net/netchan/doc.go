@@ -25,7 +25,7 @@
 //	2 bytes  fragment length  only if FragmentBit is set
 //	...      body, or this fragment's slice of it
 //
-// docs/protocol-netchan.md describes the format and the rules in prose.
+// docs/protocol.md (section 4) describes the format and the rules in prose.
 //
 // [Scramble], [ServerKey] and [ClientKey] provide Quake III's optional XOR
 // scrambling of message bodies; callers apply it through [Chan.Encode].
