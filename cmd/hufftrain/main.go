@@ -20,6 +20,9 @@
 //	-seed S       random seed of the synthetic messages
 //	-o FILE       write the table as Go source to FILE (default: none)
 //	-pkg NAME     package of the generated file (default msg)
+//	-fields       print the delta field counters of the synthetic messages
+//	              (msg.Table.WriteReport: changes and bits per field, and the
+//	              field order the counts suggest)
 //
 // It always prints a report: symbols counted, their entropy, and the bits
 // per byte and compression ratio of the current default code and of the
@@ -34,6 +37,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -46,6 +50,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the synthetic messages")
 	out := flag.String("o", "", "write the frequency table as Go source to this file")
 	pkg := flag.String("pkg", "msg", "package name of the generated file")
+	fields := flag.Bool("fields", false, "print the field change counters of the synthetic tables")
 	flag.Parse()
 
 	var freq [256]uint64
@@ -61,6 +66,13 @@ func main() {
 	if *synthetic > 0 {
 		for _, b := range Synthetic(*synthetic, *seed) {
 			freq[b]++
+		}
+	}
+	if *fields {
+		for _, r := range []interface{ WriteReport(io.Writer) error }{synthPlayerTable, synthEntityTable, synthCmdTable} {
+			if err := r.WriteReport(os.Stdout); err != nil {
+				fatal(err)
+			}
 		}
 	}
 	table := Scale(&freq)
