@@ -1,0 +1,85 @@
+package bg
+
+import "tremor/net/msg"
+
+// The delta field tables of the wire structs (Quake III's netField_t
+// arrays in msg.c). Fields are in wire order, most often changed first, so
+// that the "last changed" count stays small; the order comes from the
+// change counters of a measured match (docs/fields.md), and
+// TestFieldOrderMatchesMeasurement keeps it honest. Widths are the
+// smallest that hold every value the game produces: positions and
+// velocities are signed 20-bit units (±32768 px or px/s), times 32 bits.
+
+// PlayerStateTable codes PlayerState in the player-state style.
+var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
+	Fields: []msg.Field{
+		{Name: "CommandTime", Bits: 32},
+		{Name: "Origin.X", Bits: -20},
+		{Name: "Velocity.X", Bits: -20},
+		{Name: "Origin.Y", Bits: -20},
+		{Name: "Velocity.Y", Bits: -20},
+		{Name: "Aim", Bits: 16},
+		{Name: "WeaponTime", Bits: -16},
+		{Name: "PmFlags", Bits: 8},
+		{Name: "GroundEntity", Bits: 10},
+		{Name: "WeaponState", Bits: 2},
+		{Name: "EventSequence", Bits: 16},
+		{Name: "EFlags", Bits: 16},
+		{Name: "PmTime", Bits: -16},
+		{Name: "Weapon", Bits: 4},
+		{Name: "DamageEvent", Bits: 8},
+		{Name: "DamageCount", Bits: 8},
+		{Name: "DamageDir", Bits: 16},
+		{Name: "ExternalEvent", Bits: 8},
+		{Name: "ExternalEventParm", Bits: -16},
+		{Name: "PmType", Bits: 2},
+		{Name: "ClientNum", Bits: 8},
+	},
+	Arrays: []msg.ArrayField{
+		{Name: "Events", Bits: 8},
+		{Name: "EventParms", Bits: -16},
+		{Name: "Stats", Bits: -16},
+		{Name: "Persistant", Bits: -16},
+		{Name: "Ammo", Bits: -16},
+		{Name: "Powerups", Bits: 32},
+	},
+})
+
+// EntityStateTable codes EntityState in the entity style. Number travels
+// as the entity number in front of each delta.
+var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
+	Fields: []msg.Field{
+		{Name: "Pos.Time", Bits: 32},
+		{Name: "Pos.Base.X", Bits: -20},
+		{Name: "Pos.Base.Y", Bits: -20},
+		{Name: "Pos.Delta.X", Bits: -20},
+		{Name: "Pos.Delta.Y", Bits: -20},
+		{Name: "Aim", Bits: 16},
+		{Name: "Event", Bits: 10},
+		{Name: "EventParm", Bits: -16},
+		{Name: "EFlags", Bits: 16},
+		{Name: "Pos.Type", Bits: 3},
+		{Name: "Weapon", Bits: 4},
+		{Name: "Powerups", Bits: 8},
+		{Name: "Origin2.X", Bits: -20},
+		{Name: "Origin2.Y", Bits: -20},
+		{Name: "OtherEntity", Bits: 10},
+		{Name: "Pos.Duration", Bits: 16},
+		{Name: "ClientNum", Bits: 8},
+		{Name: "ModelIndex", Bits: 8},
+		{Name: "EType", Bits: 8},
+	},
+	Omit: []string{"Number"},
+})
+
+// UserCmdTable codes UserCmd in the usercmd style (keyed).
+var UserCmdTable = msg.MustTable[UserCmd]("UserCmd", msg.TableSpec{
+	Fields: []msg.Field{
+		{Name: "ServerTime", Bits: 32},
+		{Name: "Aim", Bits: 16},
+		{Name: "RightMove", Bits: -8},
+		{Name: "UpMove", Bits: -8},
+		{Name: "Buttons", Bits: 8},
+		{Name: "Weapon", Bits: 8},
+	},
+})

@@ -1,0 +1,74 @@
+// Package arenas holds Tremor's shipped arena files (NAME.map, the format of
+// package tilemap, see docs/maps.md), embedded in the binary, and loads them
+// by name, preferring a file in an on-disk directory so that players can add
+// or replace arenas without rebuilding.
+package arenas
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"tremor/bg/tilemap"
+)
+
+//go:embed *.map
+var files embed.FS
+
+// FS returns the embedded arena files, NAME.map at the root.
+func FS() fs.FS { return files }
+
+// Names returns the names of the embedded arenas (file names without
+// ".map"), sorted.
+func Names() []string {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil // cannot happen with an embed.FS
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".map"); ok && !e.IsDir() {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Load parses the embedded arena name ("duel1", without ".map").
+func Load(name string) (*tilemap.Map, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	return tilemap.Load(files, name)
+}
+
+// LoadFrom parses dir/name.map if that file exists, and the embedded arena
+// name otherwise. An empty dir means the embedded set only. A file that
+// exists but does not parse is an error: it does not fall back.
+func LoadFrom(dir, name string) (*tilemap.Map, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		m, err := tilemap.Load(os.DirFS(dir), name)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return m, err
+		}
+	}
+	return tilemap.Load(files, name)
+}
+
+// checkName accepts only a plain file name, so that a map name received
+// from the network cannot name a file outside the map directory.
+func checkName(name string) error {
+	if name == "" || strings.ContainsAny(name, `/\:`) || name != path.Base(name) || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("arenas: invalid map name %q", name)
+	}
+	return nil
+}
