@@ -1,0 +1,90 @@
+package game
+
+import (
+	"tremor/bg"
+	"tremor/net/oob"
+)
+
+// This file is the engine/game boundary, the line Quake III drew with its
+// VM (gameExport_t one way, the trap_* syscalls the other). The server
+// engine (internal/server) drives a Game; the game reaches back only
+// through the Engine interface. Neither side sees the other's internals.
+
+// Engine is everything the game may ask of the server engine (Quake III's
+// trap_* calls). The engine implements it; tests use a fake.
+type Engine interface {
+	// LocateGameData tells the engine where the game keeps its entities
+	// and player states (trap_LocateGameData). The engine reads them when
+	// it builds snapshots; the game calls again whenever numEntities grows.
+	LocateGameData(ents []SharedEntity, numEntities int, clients []bg.PlayerState)
+	// SetConfigstring changes a configstring; the engine sends the change
+	// to every client reliably.
+	SetConfigstring(index int, value string)
+	// Configstring returns a configstring's current value.
+	Configstring(index int) string
+	// SendServerCommand queues a reliable command for one client, or for
+	// every client when client is -1 (trap_SendServerCommand).
+	SendServerCommand(client int, text string)
+	// DropClient disconnects a client with a reason. The engine calls
+	// the game's ClientDisconnect for it (at once, as SV_DropClient did),
+	// so the game may call DropClient from inside its own calls.
+	DropClient(client int, reason string)
+	// Command runs a command on the server console, such as
+	// "map_restart 0" at the end of an intermission.
+	Command(text string)
+	// Print writes a line to the server log.
+	Print(text string)
+	// BotAllocateClient takes a free client slot for a bot with this
+	// userinfo and returns its number, or -1 when every slot is taken
+	// (trap_BotAllocateClient with trap_SetUserinfo). The engine treats
+	// the slot as a connected client without a connection: it keeps the
+	// userinfo for map_restart, and DropClient frees it. The game then
+	// calls its own ClientConnect and ClientBegin for the slot.
+	BotAllocateClient(userinfo string) int
+}
+
+// Game is what the server engine calls in the game (Quake III's vmMain
+// entry points). All times are server times in milliseconds.
+type Game interface {
+	// Init starts a match on the map; restart is set by map_restart.
+	// Init forgets every client: after it the engine calls ClientConnect
+	// (isBot for bots) and ClientBegin again for every client still
+	// connected, as Quake III's map_restart did.
+	Init(levelTime int32, seed uint64, restart bool)
+	// Shutdown ends the match.
+	Shutdown()
+	// RunFrame advances the world to levelTime: missiles, items, timers,
+	// rules, and one think of every bot.
+	RunFrame(levelTime int32)
+	// ClientConnect admits client or returns a reason to deny it.
+	ClientConnect(client int, userinfo string, isBot bool) (denied string)
+	// ClientBegin puts a connected client into the game (after it has
+	// loaded the gamestate).
+	ClientBegin(client int)
+	// ClientUserinfoChanged applies a new userinfo (name, team...).
+	ClientUserinfoChanged(client int, userinfo string)
+	// ClientThink executes one usercmd of a client, on arrival, through
+	// bg.Pmove.
+	ClientThink(client int, cmd *bg.UserCmd)
+	// ClientCommand executes a client's reliable command (say, score...).
+	ClientCommand(client int, args *oob.Args)
+	// ClientDisconnect removes a client.
+	ClientDisconnect(client int)
+}
+
+// SharedEntity is the part of a game entity the engine reads (Quake III's
+// entityState_t plus entityShared_t).
+type SharedEntity struct {
+	S       bg.EntityState
+	Linked  bool   // in the world: a candidate for snapshots
+	SvFlags int32  // SvfNoClient, SvfBroadcast...
+	Mins    bg.Vec // bounds relative to S.Pos.Base, for visibility
+	Maxs    bg.Vec
+}
+
+// SvFlags.
+const (
+	SvfNoClient  = 1 << iota // never sent to clients
+	SvfBroadcast             // sent to every client regardless of distance
+	SvfBot                   // a bot's player entity
+)
