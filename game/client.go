@@ -284,7 +284,7 @@ func (g *Arena) worldEffects(n int) {
 		for x := tileOf(mins.X); x <= tileOf(maxs.X-1); x++ {
 			if g.m.At(x, y) == tilemap.Lava {
 				cl.lavaTime = g.lv.time + LavaInterval
-				g.damage(n, bg.EntityNumWorld, bg.EntityNumWorld, bg.Vec{}, g.ps[n].Origin, LavaDamage, damageNoKnockback, MODLava)
+				g.damage(n, bg.EntityNumWorld, bg.EntityNumWorld, bg.Vec{}, g.ps[n].Origin, LavaDamage, damageNoKnockback, bg.MODLava)
 				if g.ps[n].PmType == bg.PMNormal {
 					g.addEvent(n, bg.EvLavaBurn, 0) // in place of the pain event
 				}

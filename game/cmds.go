@@ -67,7 +67,7 @@ func (g *Arena) ClientCommand(n int, args *oob.Args) {
 			return
 		}
 		ps.Stats[bg.StatHealth] = 0
-		g.die(n, n, n, MODSuicide)
+		g.die(n, n, n, bg.MODSuicide)
 	default:
 		g.engine.SendServerCommand(n, `print "unknown command `+sanitizeText(cmd, 32)+"\n\"")
 	}

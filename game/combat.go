@@ -2,39 +2,6 @@ package game
 
 import "tremor/bg"
 
-// Means of death (Quake III's meansOfDeath_t), the parm of EvObituary and
-// EvDeath. They belong in bg next to the events, where cgame can read
-// them; until then they live here.
-const (
-	MODUnknown = iota
-	MODGauntlet
-	MODMachinegun
-	MODGrenade
-	MODGrenadeSplash
-	MODRocket
-	MODRocketSplash
-	MODRailgun
-	MODLava
-	MODTelefrag
-	MODSuicide
-	NumMODs
-)
-
-// MODNames are the means of death as the obituary names them.
-var MODNames = [NumMODs]string{
-	MODUnknown:       "MOD_UNKNOWN",
-	MODGauntlet:      "MOD_GAUNTLET",
-	MODMachinegun:    "MOD_MACHINEGUN",
-	MODGrenade:       "MOD_GRENADE",
-	MODGrenadeSplash: "MOD_GRENADE_SPLASH",
-	MODRocket:        "MOD_ROCKET",
-	MODRocketSplash:  "MOD_ROCKET_SPLASH",
-	MODRailgun:       "MOD_RAILGUN",
-	MODLava:          "MOD_LAVA",
-	MODTelefrag:      "MOD_TELEFRAG",
-	MODSuicide:       "MOD_SUICIDE",
-}
-
 // Damage flags (Quake III's DAMAGE_*).
 const (
 	damageRadius       = 1 << iota // splash damage
@@ -250,7 +217,7 @@ func (g *Arena) killBox(n int) {
 		d := g.ps[c].Origin.Sub(o)
 		if abs32(d.X) < w && abs32(d.Y) < h {
 			g.damage(c, n, n, bg.Vec{}, o, TelefragDamage,
-				damageNoArmor|damageNoKnockback|damageNoProtection, MODTelefrag)
+				damageNoArmor|damageNoKnockback|damageNoProtection, bg.MODTelefrag)
 		}
 	}
 }

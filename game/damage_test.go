@@ -110,8 +110,8 @@ func TestSelfKill(t *testing.T) {
 	if ps.Persistant[bg.PersScore] != -1 || ps.Persistant[bg.PersKiller] != int32(a.Num) {
 		t.Errorf("score %d killer %d, want -1 and self", ps.Persistant[bg.PersScore], ps.Persistant[bg.PersKiller])
 	}
-	if h.Stats.Suicides[a.Num] != 1 || h.Stats.KillsByMOD[game.MODRocketSplash] != 1 {
-		t.Errorf("stats suicides %d rocket splash kills %d, want 1 and 1", h.Stats.Suicides[a.Num], h.Stats.KillsByMOD[game.MODRocketSplash])
+	if h.Stats.Suicides[a.Num] != 1 || h.Stats.KillsByMOD[bg.MODRocketSplash] != 1 {
+		t.Errorf("stats suicides %d rocket splash kills %d, want 1 and 1", h.Stats.Suicides[a.Num], h.Stats.KillsByMOD[bg.MODRocketSplash])
 	}
 }
 
@@ -137,7 +137,7 @@ func TestLava(t *testing.T) {
 	if ps.PmType != bg.PMDead || ps.Persistant[bg.PersScore] != -1 || ps.Persistant[bg.PersKiller] != -1 {
 		t.Errorf("pm type %d score %d killer %d, want dead, -1, world (-1)", ps.PmType, ps.Persistant[bg.PersScore], ps.Persistant[bg.PersKiller])
 	}
-	if h.Stats.KillsByMOD[game.MODLava] != 1 {
-		t.Errorf("lava kills %d, want 1", h.Stats.KillsByMOD[game.MODLava])
+	if h.Stats.KillsByMOD[bg.MODLava] != 1 {
+		t.Errorf("lava kills %d, want 1", h.Stats.KillsByMOD[bg.MODLava])
 	}
 }

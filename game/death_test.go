@@ -36,12 +36,12 @@ func TestDeath(t *testing.T) {
 	if pb.Persistant[bg.PersDeaths] != 1 || pb.Persistant[bg.PersKiller] != int32(a.Num) || pb.Persistant[bg.PersScore] != 0 {
 		t.Errorf("victim deaths %d killer %d score %d, want 1, %d, 0", pb.Persistant[bg.PersDeaths], pb.Persistant[bg.PersKiller], pb.Persistant[bg.PersScore], a.Num)
 	}
-	if h.Entity(b.Num).S.EFlags&bg.EFDead == 0 || playerEvent(h, b.Num) != bg.EvDeath || pb.ExternalEventParm != game.MODRailgun {
+	if h.Entity(b.Num).S.EFlags&bg.EFDead == 0 || playerEvent(h, b.Num) != bg.EvDeath || pb.ExternalEventParm != bg.MODRailgun {
 		t.Errorf("victim entity flags %#x event %d parm %d, want EFDead, EvDeath, MOD_RAILGUN", h.Entity(b.Num).S.EFlags, playerEvent(h, b.Num), pb.ExternalEventParm)
 	}
 	ob := tempEvents(h, bg.EvObituary)
 	if len(ob) != 1 || ob[0].S.ClientNum != int32(b.Num) || ob[0].S.OtherEntity != int32(a.Num) ||
-		ob[0].S.EventParm != game.MODRailgun || ob[0].SvFlags&game.SvfBroadcast == 0 {
+		ob[0].S.EventParm != bg.MODRailgun || ob[0].SvFlags&game.SvfBroadcast == 0 {
 		t.Errorf("obituaries %+v, want one broadcast: %d killed %d by railgun", ob, a.Num, b.Num)
 	}
 	// Dead players are not targets.
@@ -171,8 +171,8 @@ func TestTelefragBySpawn(t *testing.T) {
 			}
 		}
 	}
-	if victims != 1 || h.Stats.KillsByMOD[game.MODTelefrag] != 1 {
-		t.Errorf("%d players dead, %d telefrags; want 1 and 1", victims, h.Stats.KillsByMOD[game.MODTelefrag])
+	if victims != 1 || h.Stats.KillsByMOD[bg.MODTelefrag] != 1 {
+		t.Errorf("%d players dead, %d telefrags; want 1 and 1", victims, h.Stats.KillsByMOD[bg.MODTelefrag])
 	}
 	if s := h.PS(b.Num).Persistant[bg.PersScore]; s != 1 {
 		t.Errorf("spawner's score %d, want 1", s)
@@ -200,8 +200,8 @@ func TestTelefragByTeleporter(t *testing.T) {
 	if o, dest := h.PS(a.Num).Origin, bg.TileFeet(20, 3, nil); o.Y != dest.Y || o.X < dest.X || o.X > dest.X+bg.TileUnits {
 		t.Errorf("teleported player at %v, want at the destination %v", o, dest)
 	}
-	if h.Stats.KillsByMOD[game.MODTelefrag] != 1 || h.PS(a.Num).Persistant[bg.PersScore] != 1 {
-		t.Errorf("telefrags %d, score %d; want 1 and 1", h.Stats.KillsByMOD[game.MODTelefrag], h.PS(a.Num).Persistant[bg.PersScore])
+	if h.Stats.KillsByMOD[bg.MODTelefrag] != 1 || h.PS(a.Num).Persistant[bg.PersScore] != 1 {
+		t.Errorf("telefrags %d, score %d; want 1 and 1", h.Stats.KillsByMOD[bg.MODTelefrag], h.PS(a.Num).Persistant[bg.PersScore])
 	}
 	if out := tempEvents(h, bg.EvTeleportOut); len(out) != 1 {
 		t.Errorf("%d EvTeleportOut events, want 1", len(out))
@@ -217,8 +217,8 @@ func TestSuicide(t *testing.T) {
 	if ps.PmType != bg.PMDead || ps.Persistant[bg.PersScore] != 0 || ps.Persistant[bg.PersDeaths] != 1 {
 		t.Errorf("after kill: pm type %d score %d deaths %d, want dead, 0, 1", ps.PmType, ps.Persistant[bg.PersScore], ps.Persistant[bg.PersDeaths])
 	}
-	if h.Stats.Suicides[a.Num] != 1 || h.Stats.Frags[a.Num] != 1 || h.Stats.KillsByMOD[game.MODSuicide] != 1 {
-		t.Errorf("stats: suicides %d frags %d MOD_SUICIDE %d, want 1 1 1", h.Stats.Suicides[a.Num], h.Stats.Frags[a.Num], h.Stats.KillsByMOD[game.MODSuicide])
+	if h.Stats.Suicides[a.Num] != 1 || h.Stats.Frags[a.Num] != 1 || h.Stats.KillsByMOD[bg.MODSuicide] != 1 {
+		t.Errorf("stats: suicides %d frags %d MOD_SUICIDE %d, want 1 1 1", h.Stats.Suicides[a.Num], h.Stats.Frags[a.Num], h.Stats.KillsByMOD[bg.MODSuicide])
 	}
 	h.Command(a.Num, "kill") // dead already: nothing
 	if ps.Persistant[bg.PersScore] != 0 {

@@ -63,7 +63,7 @@ func (g *Arena) fireGauntlet(n int, muzzle bg.Vec, aim, dmg int32) {
 		g.shared[t].S.OtherEntity = int32(n)
 		g.shared[t].S.EventParm = int32(tr.ent)
 	}
-	g.damage(tr.ent, n, n, bg.Vec{X: dx, Y: dy}, tr.end, dmg, 0, MODGauntlet)
+	g.damage(tr.ent, n, n, bg.Vec{X: dx, Y: dy}, tr.end, dmg, 0, bg.MODGauntlet)
 }
 
 // fireBullet is one machinegun bullet: a hitscan to the weapon's range.
@@ -83,7 +83,7 @@ func (g *Arena) fireBullet(n int, muzzle bg.Vec, aim, dmg int32) {
 			s.OtherEntity = int32(n)
 			s.Origin2 = muzzle
 		}
-		g.damage(tr.ent, n, n, bg.Vec{X: dx, Y: dy}, tr.end, dmg, 0, MODMachinegun)
+		g.damage(tr.ent, n, n, bg.Vec{X: dx, Y: dy}, tr.end, dmg, 0, bg.MODMachinegun)
 		return
 	}
 	if t := g.tempEntity(tr.end, bg.EvBulletHitWall); t >= 0 {
@@ -111,7 +111,7 @@ func (g *Arena) fireRail(n int, muzzle bg.Vec, aim, dmg int32) {
 	d := bg.Vec{X: dx, Y: dy}
 	for _, h := range hits {
 		p := bg.Vec{X: muzzle.X + int32(int64(dx)*h.frac/FracOne), Y: muzzle.Y + int32(int64(dy)*h.frac/FracOne)}
-		g.damage(h.client, n, n, d, p, dmg, 0, MODRailgun)
+		g.damage(h.client, n, n, d, p, dmg, 0, bg.MODRailgun)
 	}
 }
 
@@ -142,13 +142,13 @@ func (g *Arena) fireMissile(n int, weapon int32, muzzle bg.Vec, aim, factor, t i
 	sh.Linked = true
 	if weapon == bg.WPGrenadeLauncher {
 		e.classname = "grenade"
-		e.mod, e.splashMod = MODGrenade, MODGrenadeSplash
+		e.mod, e.splashMod = bg.MODGrenade, bg.MODGrenadeSplash
 		e.think, e.nextThink = thinkExplode, g.lv.time+GrenadeFuse
 		sh.S.Pos.Type = bg.TrGravity
 		sh.S.EFlags |= bg.EFBounceHalf
 	} else {
 		e.classname = "rocket"
-		e.mod, e.splashMod = MODRocket, MODRocketSplash
+		e.mod, e.splashMod = bg.MODRocket, bg.MODRocketSplash
 		e.think, e.nextThink = thinkExplode, g.lv.time+RocketLife
 	}
 }

@@ -247,7 +247,7 @@ func (h *Harness) record(e game.LogEntry) {
 		case uint(e.Client) < bg.MaxClients:
 			s.Frags[e.Client]++
 		}
-		if uint(e.MOD) < game.NumMODs {
+		if uint(e.MOD) < bg.NumMODs {
 			s.KillsByMOD[e.MOD]++
 		}
 	case game.LogItem:
@@ -259,7 +259,7 @@ func (h *Harness) record(e game.LogEntry) {
 			s.Shots[e.Weapon]++
 		}
 	case game.LogHit:
-		if uint(e.MOD) < game.NumMODs {
+		if uint(e.MOD) < bg.NumMODs {
 			s.Hits[e.MOD]++
 			s.Damage[e.MOD] += int(e.Amount)
 		}

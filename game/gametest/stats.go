@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"tremor/bg"
-	"tremor/game"
 )
 
 // Stats is what happened in a harness run, counted from the game's log
@@ -19,9 +18,9 @@ type Stats struct {
 	Deaths   [bg.MaxClients]int // deaths of the client, by any means
 	Suicides [bg.MaxClients]int // deaths by the client's own hand or the world's (each −1 frag)
 
-	KillsByMOD [game.NumMODs]int // deaths by means of death
-	Hits       [game.NumMODs]int // damaging hits by means of death (splash counts per player)
-	Damage     [game.NumMODs]int // health taken by means of death (armor excluded)
+	KillsByMOD [bg.NumMODs]int // deaths by means of death
+	Hits       [bg.NumMODs]int // damaging hits by means of death (splash counts per player)
+	Damage     [bg.NumMODs]int // health taken by means of death (armor excluded)
 	Shots      [bg.NumWeapons]int
 	Pickups    []int // by item number (index into bg.Items)
 	Chat       int   // say, say_team and tell lines relayed
@@ -53,7 +52,7 @@ func (s *Stats) String() string {
 	b.WriteString("\nkills:")
 	for m, n := range s.KillsByMOD {
 		if n > 0 {
-			fmt.Fprintf(&b, " %s %d", game.MODNames[m], n)
+			fmt.Fprintf(&b, " %s %d", bg.MODNames[m], n)
 		}
 	}
 	b.WriteString("\npickups:")
