@@ -4,9 +4,10 @@ import "tremor/net/msg"
 
 // The delta field tables of the wire structs (Quake III's netField_t
 // arrays in msg.c). Fields are in wire order, most often changed first, so
-// that the "last changed" count stays small; the order comes from the
-// change counters of a measured match (docs/fields.md), and
-// TestFieldOrderMatchesMeasurement keeps it honest. Widths are the
+// that the "last changed" count stays small. The order is the one the
+// change counters of a measured bot match suggest (docs/fields.md shows
+// the numbers); game's TestFieldOrderMatchesMeasurement re-measures it on
+// every test run and fails when play drifts away from it. Widths are the
 // smallest that hold every value the game produces: positions and
 // velocities are signed 20-bit units (±32768 px or px/s), times 32 bits.
 
@@ -15,23 +16,23 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 	Fields: []msg.Field{
 		{Name: "CommandTime", Bits: 32},
 		{Name: "Origin.X", Bits: -20},
-		{Name: "Velocity.X", Bits: -20},
-		{Name: "Origin.Y", Bits: -20},
-		{Name: "Velocity.Y", Bits: -20},
 		{Name: "Aim", Bits: 16},
 		{Name: "WeaponTime", Bits: -16},
+		{Name: "Velocity.Y", Bits: -20},
+		{Name: "Origin.Y", Bits: -20},
+		{Name: "Velocity.X", Bits: -20},
+		{Name: "EventSequence", Bits: 16},
 		{Name: "PmFlags", Bits: 8},
 		{Name: "GroundEntity", Bits: 10},
 		{Name: "WeaponState", Bits: 2},
-		{Name: "EventSequence", Bits: 16},
-		{Name: "EFlags", Bits: 16},
 		{Name: "PmTime", Bits: -16},
-		{Name: "Weapon", Bits: 4},
+		{Name: "EFlags", Bits: 16},
 		{Name: "DamageEvent", Bits: 8},
-		{Name: "DamageCount", Bits: 8},
 		{Name: "DamageDir", Bits: 16},
 		{Name: "ExternalEvent", Bits: 8},
 		{Name: "ExternalEventParm", Bits: -16},
+		{Name: "Weapon", Bits: 4},
+		{Name: "DamageCount", Bits: 8},
 		{Name: "PmType", Bits: 2},
 		{Name: "ClientNum", Bits: 8},
 	},
@@ -49,25 +50,25 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 // as the entity number in front of each delta.
 var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "Pos.Time", Bits: 32},
 		{Name: "Pos.Base.X", Bits: -20},
-		{Name: "Pos.Base.Y", Bits: -20},
-		{Name: "Pos.Delta.X", Bits: -20},
-		{Name: "Pos.Delta.Y", Bits: -20},
 		{Name: "Aim", Bits: 16},
+		{Name: "Pos.Base.Y", Bits: -20},
+		{Name: "Pos.Delta.Y", Bits: -20},
+		{Name: "Pos.Delta.X", Bits: -20},
 		{Name: "Event", Bits: 10},
 		{Name: "EventParm", Bits: -16},
-		{Name: "EFlags", Bits: 16},
-		{Name: "Pos.Type", Bits: 3},
-		{Name: "Weapon", Bits: 4},
-		{Name: "Powerups", Bits: 8},
+		{Name: "EType", Bits: 8},
+		{Name: "OtherEntity", Bits: 10},
 		{Name: "Origin2.X", Bits: -20},
 		{Name: "Origin2.Y", Bits: -20},
-		{Name: "OtherEntity", Bits: 10},
-		{Name: "Pos.Duration", Bits: 16},
+		{Name: "EFlags", Bits: 16},
+		{Name: "Weapon", Bits: 4},
 		{Name: "ClientNum", Bits: 8},
 		{Name: "ModelIndex", Bits: 8},
-		{Name: "EType", Bits: 8},
+		{Name: "Pos.Time", Bits: 32},
+		{Name: "Pos.Type", Bits: 3},
+		{Name: "Powerups", Bits: 8},
+		{Name: "Pos.Duration", Bits: 16},
 	},
 	Omit: []string{"Number"},
 })
