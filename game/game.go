@@ -2,6 +2,7 @@ package game
 
 import (
 	"math/rand/v2"
+	"strconv"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
@@ -130,6 +131,7 @@ func (g *Arena) Init(levelTime int32, seed uint64, restart bool) {
 	g.spawnItems()
 	g.engine.LocateGameData(g.shared[:], g.numEntities, g.ps[:])
 
+	g.engine.SetConfigstring(bg.CSMapChecksum, strconv.FormatUint(uint64(g.m.Checksum), 10))
 	g.engine.SetConfigstring(bg.CSLevelStartTime, itoa(int(levelTime)))
 	g.engine.SetConfigstring(bg.CSIntermission, "")
 	g.engine.SetConfigstring(bg.CSScores1, "")

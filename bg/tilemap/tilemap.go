@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 )
 
 // TileSize is the side of a tile in pixels: tile (x, y) covers the pixels
@@ -147,4 +148,19 @@ func Load(fsys fs.FS, name string) (*Map, error) {
 		return nil, fmt.Errorf("tilemap: %s: %w", file, err)
 	}
 	return Parse(file, data)
+}
+
+// VerifyChecksum compares m with the map a server announced, as the
+// decimal checksum it puts in its map-checksum configstring. A client
+// with a different file for the same map name must refuse to play: its
+// collision and prediction would disagree with the server's.
+func (m *Map) VerifyChecksum(announced string) error {
+	want, err := strconv.ParseUint(announced, 10, 32)
+	if err != nil {
+		return fmt.Errorf("tilemap: server announced a malformed checksum %q for map %s", announced, m.Name)
+	}
+	if uint32(want) != m.Checksum {
+		return fmt.Errorf("tilemap: your map %s (checksum %d) differs from the server's (checksum %d): get the server's version of the map file", m.Name, m.Checksum, want)
+	}
+	return nil
 }

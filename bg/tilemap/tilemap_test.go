@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -395,4 +396,20 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("String not canonical:\n%s\n%s", s, s2)
 		}
 	})
+}
+
+func TestVerifyChecksum(t *testing.T) {
+	m, err := Parse("v.map", []byte("name \"V\"\ngrid\n#####\n#S.S#\n#####\nend\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.VerifyChecksum(strconv.FormatUint(uint64(m.Checksum), 10)); err != nil {
+		t.Fatalf("own checksum refused: %v", err)
+	}
+	for _, bad := range []string{strconv.FormatUint(uint64(m.Checksum^1), 10), "", "x", "-1", "99999999999"} {
+		err := m.VerifyChecksum(bad)
+		if err == nil || !strings.Contains(err.Error(), "V") {
+			t.Errorf("announced %q: err %v, want a refusal naming the map", bad, err)
+		}
+	}
 }
