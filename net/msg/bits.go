@@ -254,6 +254,12 @@ func (r *Reader) BytePos() int { return (r.bit + 7) >> 3 }
 // RemainingBits returns how many bits are left.
 func (r *Reader) RemainingBits() int { return len(r.data)*8 - r.bit }
 
+// Fail sets the sticky error, if none is set yet: for callers that find a
+// message malformed at a level above single values (an entity number out
+// of order, a count beyond its limit), so that one check of Err still
+// catches everything.
+func (r *Reader) Fail(err error) { r.fail(err) }
+
 func (r *Reader) fail(err error) {
 	if r.err == nil {
 		r.err = err

@@ -1,0 +1,315 @@
+package proto
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"tremor/bg"
+	"tremor/net/msg"
+	"tremor/net/oob"
+)
+
+func randomEntity(rng *rand.Rand, n int32) bg.EntityState {
+	return bg.EntityState{
+		Number: n, EType: int32(rng.IntN(5)),
+		Pos: bg.Trajectory{Type: int32(rng.IntN(5)), Time: rng.Int32N(1 << 20),
+			Base:  bg.Vec{X: rng.Int32N(200000) - 100000, Y: rng.Int32N(100000)},
+			Delta: bg.Vec{X: rng.Int32N(20000) - 10000, Y: rng.Int32N(20000) - 10000}},
+		Aim: rng.Int32N(65536), Event: rng.Int32N(30), Weapon: rng.Int32N(6),
+	}
+}
+
+// randomList returns a sorted entity list derived from prev: some removed,
+// some changed, some new.
+func randomList(rng *rand.Rand, prev []bg.EntityState) []bg.EntityState {
+	var out []bg.EntityState
+	for _, e := range prev {
+		switch rng.IntN(6) {
+		case 0: // removed
+		case 1, 2:
+			e.Pos.Base.X += rng.Int32N(300) - 150
+			e.Aim = rng.Int32N(65536)
+			out = append(out, e)
+		default:
+			out = append(out, e)
+		}
+	}
+	for k := rng.IntN(6); k > 0; k-- {
+		out = append(out, randomEntity(rng, rng.Int32N(EntityEnd)))
+	}
+	slices.SortFunc(out, func(a, b bg.EntityState) int { return int(a.Number - b.Number) })
+	out = slices.CompactFunc(out, func(a, b bg.EntityState) bool { return a.Number == b.Number })
+	if len(out) > MaxSnapshotEntities {
+		out = out[:MaxSnapshotEntities]
+	}
+	return out
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var gs Gamestate
+	gs.Reset()
+	for i := 0; i < 40; i++ {
+		n := rng.IntN(EntityEnd)
+		gs.Baselines[n] = randomEntity(rng, int32(n))
+	}
+	buf := make([]byte, 1<<16)
+	var prev []bg.EntityState
+	var prevPS bg.PlayerState
+	for iter := 0; iter < 300; iter++ {
+		ents := randomList(rng, prev)
+		ps := prevPS
+		ps.CommandTime += 50
+		ps.Origin.X += rng.Int32N(100)
+		full := iter%10 == 0
+		fromEnts, fromPS := prev, &prevPS
+		if full {
+			fromEnts, fromPS = nil, nil
+		}
+		w := msg.NewWriter(buf, msg.Huffman)
+		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed}
+		WriteSnapshot(w, h, fromPS, &ps, fromEnts, ents, &gs.Baselines)
+		w.WriteUint8(SvcEOF)
+		if w.Err() != nil {
+			t.Fatal(w.Err())
+		}
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		if op := r.ReadUint8(); op != SvcSnapshot {
+			t.Fatalf("op %d", op)
+		}
+		if got := ReadSnapshotHeader(r); got != h {
+			t.Fatalf("header %+v", got)
+		}
+		var gotPS bg.PlayerState
+		got := ReadSnapshotBody(r, fromPS, fromEnts, &gs.Baselines, &gotPS, make([]bg.EntityState, 0, MaxSnapshotEntities))
+		if r.ReadUint8() != SvcEOF || r.Err() != nil {
+			t.Fatalf("iter %d: not aligned at the end: %v", iter, r.Err())
+		}
+		if gotPS != ps || !slices.Equal(got, ents) {
+			t.Fatalf("iter %d: decoded %d entities, want %d", iter, len(got), len(ents))
+		}
+		prev, prevPS = ents, ps
+	}
+}
+
+// An unusable base is still read to the end, so what follows stays aligned.
+func TestSnapshotUnusableBaseStaysAligned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var gs Gamestate
+	gs.Reset()
+	prev := randomList(rng, nil)
+	ents := randomList(rng, prev)
+	ps := bg.PlayerState{CommandTime: 99}
+	w := msg.NewWriter(make([]byte, 1<<16), msg.Huffman)
+	WriteSnapshot(w, SnapshotHeader{DeltaNum: 3}, &bg.PlayerState{}, &ps, prev, ents, &gs.Baselines)
+	WriteServerCommand(w, 7, "print \"after\"")
+	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	r.ReadUint8()
+	ReadSnapshotHeader(r)
+	var junk bg.PlayerState
+	ReadSnapshotBody(r, nil, nil, &gs.Baselines, &junk, make([]bg.EntityState, 0, MaxSnapshotEntities))
+	if op := r.ReadUint8(); op != SvcServerCommand {
+		t.Fatalf("next op %d, err %v", op, r.Err())
+	}
+	if seq, text := ReadServerCommand(r); seq != 7 || text != "print \"after\"" {
+		t.Fatalf("%d %q", seq, text)
+	}
+}
+
+func TestPacketEntitiesRejectsDisorder(t *testing.T) {
+	w := msg.NewWriter(make([]byte, 256), msg.Huffman)
+	e := bg.EntityState{Number: 10, EType: 1}
+	bg.EntityStateTable.WriteDeltaEntity(w, nil, &e, 10, true)
+	bg.EntityStateTable.WriteDeltaEntity(w, nil, &e, 5, true) // goes backwards
+	w.WriteBits(EntityEnd, msg.EntityNumBits)
+	var gs Gamestate
+	gs.Reset()
+	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	ReadPacketEntities(r, nil, &gs.Baselines, nil)
+	if r.Err() == nil || !strings.Contains(r.Err().Error(), "out of order") {
+		t.Fatalf("err %v", r.Err())
+	}
+}
+
+func TestGamestateRoundTrip(t *testing.T) {
+	var gs Gamestate
+	gs.Reset()
+	gs.CommandSequence = 42
+	gs.Configstrings[bg.CSServerInfo] = `\sv_hostname\Tremor\mapname\arena1`
+	gs.Configstrings[bg.CSPlayers+3] = `\n\Ana\t\0`
+	gs.Configstrings[bg.MaxConfigstrings-1] = strings.Repeat("x", 5000)
+	gs.Baselines[100] = bg.EntityState{Number: 100, EType: bg.ETItem, ModelIndex: 3, Pos: bg.Trajectory{Base: bg.Vec{X: 5, Y: 6}}}
+	gs.ClientNum = 3
+	gs.ChecksumFeed = -123456
+	w := msg.NewWriter(make([]byte, 1<<15), msg.Huffman)
+	WriteGamestate(w, &gs)
+	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	if r.ReadUint8() != SvcGamestate {
+		t.Fatal("op")
+	}
+	var got Gamestate
+	ReadGamestate(r, &got)
+	if r.Err() != nil || got != gs {
+		t.Fatalf("gamestate differs: %v", r.Err())
+	}
+}
+
+func TestMoveRoundTrip(t *testing.T) {
+	cmds := []bg.UserCmd{
+		{ServerTime: 1000, RightMove: 127, Aim: 300},
+		{ServerTime: 1016, RightMove: 127, Aim: 310, Buttons: bg.ButtonAttack},
+		{ServerTime: 1400, UpMove: -127, Weapon: bg.WPRailgun},
+	}
+	key := UsercmdKey(77, 1234, "cs 3 \"x\"")
+	w := msg.NewWriter(make([]byte, 512), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{ServerID: 9, MessageAcknowledge: 1234, ReliableAcknowledge: 5})
+	WriteClientCommand(w, 6, "say hi")
+	WriteMove(w, key, cmds, true)
+	w.WriteUint8(ClcEOF)
+	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	if h := ReadClientHeader(r); h != (ClientHeader{9, 1234, 5}) {
+		t.Fatalf("header %+v", h)
+	}
+	if r.ReadUint8() != ClcClientCommand {
+		t.Fatal("op")
+	}
+	if seq, text := ReadClientCommand(r); seq != 6 || text != "say hi" {
+		t.Fatalf("%d %q", seq, text)
+	}
+	if r.ReadUint8() != ClcMoveNoDelta {
+		t.Fatal("op")
+	}
+	var out [MaxPacketUsercmds]bg.UserCmd
+	n := ReadMove(r, key, &out)
+	if n != 3 || !slices.Equal(out[:n], cmds) || r.ReadUint8() != ClcEOF || r.Err() != nil {
+		t.Fatalf("moves %v err %v", out[:n], r.Err())
+	}
+	// A wrong key gives different commands.
+	r = msg.NewReader(w.Bytes(), msg.Huffman)
+	ReadClientHeader(r)
+	r.ReadUint8()
+	ReadClientCommand(r)
+	r.ReadUint8()
+	if n := ReadMove(r, key^0x1234, &out); n == 3 && slices.Equal(out[:n], cmds) {
+		t.Fatal("a wrong key decoded the same commands")
+	}
+	// Too many commands is an error.
+	w.Reset(make([]byte, 64), msg.Huffman)
+	w.WriteUint8(MaxPacketUsercmds + 1)
+	r = msg.NewReader(w.Bytes(), msg.Huffman)
+	if ReadMove(r, 0, &out) != 0 || r.Err() == nil {
+		t.Fatal("accepted too many commands")
+	}
+}
+
+func TestScrambleRoundTrip(t *testing.T) {
+	w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{ServerID: 0x7fff1234, MessageAcknowledge: 99999, ReliableAcknowledge: 3})
+	WriteClientCommand(w, 4, "say scramble me please")
+	plain := append([]byte(nil), w.Bytes()...)
+	body := append([]byte(nil), plain...)
+	ScrambleClientMessage(body, 0xabcdef, "print \"x\"")
+	if bytes.Equal(body, plain) {
+		t.Fatal("client message not scrambled")
+	}
+	// The header stays readable while scrambled.
+	if h := ReadClientHeader(msg.NewReader(body, msg.Huffman)); h.ServerID != 0x7fff1234 || h.MessageAcknowledge != 99999 {
+		t.Fatalf("header unreadable: %+v", h)
+	}
+	ScrambleClientMessage(body, 0xabcdef, "print \"x\"")
+	if !bytes.Equal(body, plain) {
+		t.Fatal("client message did not unscramble")
+	}
+
+	w.Reset(make([]byte, 1024), msg.Huffman)
+	w.WriteLong(12)
+	WriteServerCommand(w, 13, "chat \"Ana: hello\"")
+	plain = append([]byte(nil), w.Bytes()...)
+	body = append([]byte(nil), plain...)
+	ScrambleServerMessage(body, 5, 77, "say hello")
+	if bytes.Equal(body, plain) {
+		t.Fatal("server message not scrambled")
+	}
+	ScrambleServerMessage(body, 5, 77, "say hello")
+	if !bytes.Equal(body, plain) {
+		t.Fatal("server message did not unscramble")
+	}
+	// Too short to hold the prefix: left alone, no panic.
+	short := []byte{1}
+	ScrambleClientMessage(short, 1, "")
+	ScrambleServerMessage(short[:0], 1, 1, "")
+}
+
+func TestConfigstringCommands(t *testing.T) {
+	cases := []struct {
+		name  string
+		value string
+		ops   []string
+	}{
+		{"short", `\n\Ana`, []string{"cs"}},
+		{"empty", "", []string{"cs"}},
+		{"one chunk exactly", strings.Repeat("a", bigChunk), []string{"bcs0", "bcs2"}},
+		{"two chunks", strings.Repeat("b", bigChunk+1), []string{"bcs0", "bcs2"}},
+		{"four chunks", strings.Repeat("c", 3*bigChunk+5), []string{"bcs0", "bcs1", "bcs1", "bcs2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmds := ConfigstringCommands(17, c.value)
+			var big BigConfigstring
+			var got string
+			for i, cmd := range cmds {
+				if len(cmd) > msg.MaxStringChars {
+					t.Fatalf("command %d is %d bytes", i, len(cmd))
+				}
+				a := oob.Tokenize(cmd)
+				if a.Argv(0) != c.ops[i] || a.Argv(1) != "17" {
+					t.Fatalf("command %d: %q", i, cmd)
+				}
+				if a.Argv(0) == "cs" {
+					got = a.Argv(2)
+					continue
+				}
+				idx, v, done, err := big.Piece(a.Argv(0), a.Argv(1), a.Argv(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if done {
+					if idx != 17 {
+						t.Fatalf("index %d", idx)
+					}
+					got = v
+				}
+			}
+			if len(cmds) != len(c.ops) || got != c.value {
+				t.Fatalf("%d commands, value of %d bytes", len(cmds), len(got))
+			}
+		})
+	}
+	var big BigConfigstring
+	if _, _, _, err := big.Piece("bcs1", "3", "x"); err == nil {
+		t.Fatal("bcs1 without bcs0 accepted")
+	}
+	if _, _, _, err := big.Piece("bcs0", "-1", "x"); err == nil {
+		t.Fatal("negative index accepted")
+	}
+	big.Piece("bcs0", "3", strings.Repeat("x", MaxBigConfigstring))
+	if _, _, _, err := big.Piece("bcs1", "3", "y"); err == nil {
+		t.Fatal("over-long configstring accepted")
+	}
+}
+
+func TestHashKey(t *testing.T) {
+	if HashKey("", 32) != 0 {
+		t.Fatal("empty string hash")
+	}
+	if HashKey("abc", 32) == HashKey("abd", 32) {
+		t.Fatal("hash ignores a byte")
+	}
+	long := strings.Repeat("z", 40)
+	if HashKey(long, 32) != HashKey(long[:32]+"different tail", 32) {
+		t.Fatal("hash reads past maxlen")
+	}
+}

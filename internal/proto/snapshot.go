@@ -1,0 +1,136 @@
+package proto
+
+import (
+	"fmt"
+
+	"tremor/bg"
+	"tremor/net/msg"
+)
+
+// SnapshotHeader starts an SvcSnapshot operation.
+type SnapshotHeader struct {
+	ServerTime int32
+	// DeltaNum is how many messages back the snapshot this one is
+	// delta-coded from was sent; 0 means a full snapshot.
+	DeltaNum uint8
+	Flags    uint8
+}
+
+// WriteSnapshot writes an SvcSnapshot: the header, the player state as a
+// delta from fromPS (nil for a full snapshot), and the entities as deltas
+// from fromEnts (nil for a full snapshot; new entities come from their
+// baselines). Both entity lists are sorted by Number.
+func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
+	fromEnts, ents []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
+	w.WriteUint8(SvcSnapshot)
+	w.WriteLong(h.ServerTime)
+	w.WriteUint8(h.DeltaNum)
+	w.WriteUint8(h.Flags)
+	bg.PlayerStateTable.WriteDeltaPlayerState(w, fromPS, ps)
+	WritePacketEntities(w, fromEnts, ents, baselines)
+}
+
+// ReadSnapshotHeader reads the header of an SvcSnapshot; the caller then
+// picks the base the header names and calls ReadSnapshotBody.
+func ReadSnapshotHeader(r *msg.Reader) SnapshotHeader {
+	return SnapshotHeader{ServerTime: r.ReadLong(), DeltaNum: r.ReadUint8(), Flags: r.ReadUint8()}
+}
+
+// ReadSnapshotBody reads the player state and entities of a snapshot,
+// delta-decoding them from fromPS and fromEnts (nil when the snapshot is
+// full, or when the named base is unusable: the bits are read all the
+// same, so the message stays aligned, and the caller discards the
+// result). The entities are appended to out[:0], which should have
+// capacity MaxSnapshotEntities.
+func ReadSnapshotBody(r *msg.Reader, fromPS *bg.PlayerState, fromEnts []bg.EntityState,
+	baselines *[msg.MaxEntities]bg.EntityState, ps *bg.PlayerState, out []bg.EntityState) []bg.EntityState {
+	bg.PlayerStateTable.ReadDeltaPlayerState(r, fromPS, ps)
+	return ReadPacketEntities(r, fromEnts, baselines, out)
+}
+
+// WritePacketEntities writes the entity list to as deltas from the list
+// from, merging the two sorted lists with two cursors (Quake III's
+// SV_EmitPacketEntities): an entity in both is delta-coded from its old
+// state (nothing if unchanged), an entity only in to from its baseline,
+// an entity only in from is written as removed. EntityEnd ends the list.
+func WritePacketEntities(w *msg.Writer, from, to []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
+	const none = 1 << 30
+	i, j := 0, 0
+	for i < len(from) || j < len(to) {
+		oldnum, newnum := int32(none), int32(none)
+		if i < len(from) {
+			oldnum = from[i].Number
+		}
+		if j < len(to) {
+			newnum = to[j].Number
+		}
+		switch {
+		case newnum == oldnum:
+			bg.EntityStateTable.WriteDeltaEntity(w, &from[i], &to[j], uint32(newnum), false)
+			i++
+			j++
+		case newnum < oldnum:
+			bg.EntityStateTable.WriteDeltaEntity(w, &baselines[newnum], &to[j], uint32(newnum), true)
+			j++
+		default:
+			bg.EntityStateTable.WriteDeltaEntity(w, &from[i], nil, uint32(oldnum), true)
+			i++
+		}
+	}
+	w.WriteBits(EntityEnd, msg.EntityNumBits)
+}
+
+// ReadPacketEntities reads what WritePacketEntities wrote, given the same
+// from list and baselines (Quake III's CL_ParsePacketEntities), appending
+// the resulting sorted list to out[:0]. Entity numbers must increase;
+// more than MaxSnapshotEntities entities is an error.
+func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState) []bg.EntityState {
+	out = out[:0]
+	i := 0
+	last := int32(-1)
+	add := func(e *bg.EntityState) bool {
+		if len(out) == MaxSnapshotEntities {
+			r.Fail(ErrTooManyEntities)
+			return false
+		}
+		out = append(out, *e)
+		return true
+	}
+	for r.Err() == nil {
+		newnum := int32(r.ReadBits(msg.EntityNumBits))
+		if r.Err() != nil || newnum == EntityEnd {
+			break
+		}
+		if newnum <= last {
+			r.Fail(fmt.Errorf("%w: %d after %d", ErrEntityOrder, newnum, last))
+			break
+		}
+		last = newnum
+		for i < len(from) && from[i].Number < newnum {
+			if !add(&from[i]) { // unchanged
+				return out
+			}
+			i++
+		}
+		var e bg.EntityState
+		if i < len(from) && from[i].Number == newnum {
+			removed := bg.EntityStateTable.ReadDeltaEntity(r, &from[i], &e)
+			i++
+			if removed {
+				continue
+			}
+		} else if bg.EntityStateTable.ReadDeltaEntity(r, &baselines[newnum], &e) {
+			continue
+		}
+		e.Number = newnum
+		if !add(&e) {
+			return out
+		}
+	}
+	for ; i < len(from) && r.Err() == nil; i++ {
+		if !add(&from[i]) {
+			break
+		}
+	}
+	return out
+}
