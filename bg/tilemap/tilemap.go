@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"strings"
 )
 
 // TileSize is the side of a tile in pixels: tile (x, y) covers the pixels
@@ -163,4 +164,22 @@ func (m *Map) VerifyChecksum(announced string) error {
 		return fmt.Errorf("tilemap: your map %s (checksum %d) differs from the server's (checksum %d): get the server's version of the map file", m.Name, m.Checksum, want)
 	}
 	return nil
+}
+
+// FromRows builds a map named "test" from grid rows and directive lines,
+// adding a border of solid tiles, so tile (x, y) of rows is tile
+// (x+1, y+1) of the map: a compact way for tests and tools to describe a
+// room. Rows must have equal lengths.
+func FromRows(directives string, rows ...string) (*Map, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("tilemap: FromRows needs at least one row")
+	}
+	border := strings.Repeat("#", len(rows[0])+2)
+	var b strings.Builder
+	b.WriteString("name \"test\"\n" + directives + "grid\n" + border + "\n")
+	for _, r := range rows {
+		b.WriteString("#" + r + "#\n")
+	}
+	b.WriteString(border + "\nend\n")
+	return Parse("test.map", []byte(b.String()))
 }

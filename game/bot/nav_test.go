@@ -30,15 +30,7 @@ func shippedMaps(t testing.TB) []*tilemap.Map {
 // testMap parses a map from grid rows (a solid border is added).
 func testMap(t testing.TB, directives string, rows ...string) *tilemap.Map {
 	t.Helper()
-	w := len(rows[0]) + 2
-	var b strings.Builder
-	b.WriteString("name \"test\"\n" + directives + "grid\n")
-	b.WriteString(strings.Repeat("#", w) + "\n")
-	for _, r := range rows {
-		b.WriteString("#" + r + "#\n")
-	}
-	b.WriteString(strings.Repeat("#", w) + "\nend\n")
-	m, err := tilemap.Parse("test.map", []byte(b.String()))
+	m, err := tilemap.FromRows(directives, rows...)
 	if err != nil {
 		t.Fatal(err)
 	}

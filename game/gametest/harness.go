@@ -73,18 +73,7 @@ func NewMap(tb testing.TB, m *tilemap.Map, seed uint64, cfg game.Config) *Harnes
 // tile (x+1, y+1) of the map.
 func ParseMap(tb testing.TB, directives string, rows ...string) *tilemap.Map {
 	tb.Helper()
-	w := len(rows[0]) + 2
-	b := []byte("name \"test\"\n" + directives + "grid\n")
-	border := make([]byte, w)
-	for i := range border {
-		border[i] = '#'
-	}
-	b = append(append(b, border...), '\n')
-	for _, r := range rows {
-		b = append(append(append(append(b, '#'), r...), '#'), '\n')
-	}
-	b = append(append(b, border...), "\nend\n"...)
-	m, err := tilemap.Parse("test.map", b)
+	m, err := tilemap.FromRows(directives, rows...)
 	if err != nil {
 		tb.Fatal(err)
 	}
