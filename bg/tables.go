@@ -29,7 +29,7 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 		{Name: "EFlags", Bits: 16},
 		{Name: "DamageEvent", Bits: 8},
 		{Name: "DamageDir", Bits: 16},
-		{Name: "ExternalEvent", Bits: 8},
+		{Name: "ExternalEvent", Bits: 10},
 		{Name: "ExternalEventParm", Bits: -16},
 		{Name: "Weapon", Bits: 4},
 		{Name: "DamageCount", Bits: 8},

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"strings"
+
+	"tremor/bg"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+	"tremor/net/oob"
+)
+
+// MaxCommandAhead is how far, in milliseconds, a usercmd's server time may
+// run ahead of the server's clock. A later time is pulled back to it, so
+// a client cannot gain movement time: the total time its commands move
+// it never exceeds the server's clock plus this margin. (The game also
+// clamps to its level time + 200 ms, Quake III's rule.)
+const MaxCommandAhead = 200
+
+// executeClientMessage handles one message from c (SV_ExecuteClientMessage):
+// the header's acknowledgements always; the reliable commands and
+// usercmds only when the message carries the current server id. A
+// message for an old server id from a client that is not active, and that
+// acknowledges a message past the last gamestate, means the gamestate was
+// lost: it is sent again.
+func (s *Server) executeClientMessage(c *client, body []byte) {
+	r := &s.r
+	r.Reset(body, msg.Huffman)
+	h := proto.ReadClientHeader(r)
+	if r.Err() != nil {
+		return
+	}
+	// Acknowledgements outside what the server could have sent are
+	// hostile or stale: ignore the whole message.
+	if h.ReliableAcknowledge > c.reliableSequence ||
+		h.ReliableAcknowledge < c.reliableSequence-proto.MaxReliableCommands {
+		return
+	}
+	if h.MessageAcknowledge < 0 || h.MessageAcknowledge >= int32(c.chan_.OutgoingSequence()) {
+		return
+	}
+	c.messageAcknowledge = h.MessageAcknowledge
+	if f := &c.frames[h.MessageAcknowledge&proto.PacketMask]; f.messageNum == h.MessageAcknowledge && f.acked < 0 {
+		f.acked = s.svs.now
+	}
+	c.reliableAcknowledge = max(c.reliableAcknowledge, h.ReliableAcknowledge)
+
+	if s.sv == nil || h.ServerID != s.sv.serverID {
+		if c.state != StateActive && c.state >= StateConnected && s.sv != nil &&
+			c.messageAcknowledge > c.gamestateMessageNum {
+			s.sendGamestate(c)
+		}
+		return
+	}
+	c.confirmGamestate()
+	lastServerCommand := c.reliableCommands[h.ReliableAcknowledge&(proto.MaxReliableCommands-1)]
+	if s.sv.scramble {
+		proto.ScrambleClientMessage(body, uint32(c.challenge), lastServerCommand)
+	}
+
+	for c.state >= StateConnected {
+		op := r.ReadUint8()
+		if r.Err() != nil {
+			return
+		}
+		switch op {
+		case proto.ClcEOF:
+			return
+		case proto.ClcNop:
+		case proto.ClcClientCommand:
+			seq, text := proto.ReadClientCommand(r)
+			if r.Err() != nil || !s.clientCommand(c, seq, text) {
+				return
+			}
+		case proto.ClcMove, proto.ClcMoveNoDelta:
+			key := proto.UsercmdKey(uint32(s.sv.checksumFeed), uint32(h.MessageAcknowledge), lastServerCommand)
+			s.userMove(c, r, key, op == proto.ClcMove, h.MessageAcknowledge)
+			if r.Err() != nil {
+				return
+			}
+		default:
+			return // a bad operation: the rest cannot be read
+		}
+	}
+}
+
+// clientCommand handles reliable client command seq (SV_ClientCommand):
+// each sequence is executed once, in order; a gap means the client lost
+// commands and it is dropped. Commands beyond sv_floodProtect a second
+// are acknowledged but ignored. It reports whether the message can go on.
+func (s *Server) clientCommand(c *client, seq int32, text string) bool {
+	if seq <= c.lastClientCommand {
+		return true // already executed: a resend
+	}
+	if seq > c.lastClientCommand+1 {
+		s.dropClient(c, "lost reliable commands")
+		return false
+	}
+	c.lastClientCommand = seq
+	c.clientCommands[seq&(proto.MaxReliableCommands-1)] = text
+	s.args.Tokenize(text)
+	name := strings.ToLower(s.args.Argv(0))
+	if name == "disconnect" {
+		s.dropClient(c, "disconnected")
+		return false
+	}
+	if fp := s.cfg.FloodProtect; fp > 0 && c.state == StateActive &&
+		!c.cmdBucket.allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
+		c.stats.commandsFlooded++
+		if !c.floodWarnedSet || s.svs.now-c.floodWarned >= 1000 || s.svs.now < c.floodWarned {
+			c.floodWarned, c.floodWarnedSet = s.svs.now, true
+			s.addServerCommand(c, `print "Flood protection: command ignored.\n"`)
+		}
+		return c.state >= StateConnected
+	}
+	c.stats.commandsExecuted++
+	switch name {
+	case "userinfo":
+		s.userinfoChanged(c, s.args.Argv(1))
+	case "":
+	default:
+		if c.state == StateActive {
+			s.sv.game.ClientCommand(c.num, &s.args)
+		}
+	}
+	return c.state >= StateConnected
+}
+
+// userinfoChanged applies a new userinfo from the client: the engine's
+// keys, then the game's. An invalid userinfo is ignored.
+func (s *Server) userinfoChanged(c *client, userinfo string) {
+	if oob.Validate(userinfo) != nil {
+		return
+	}
+	if c.chan_ != nil {
+		if ui, err := oob.SetValueForKey(userinfo, "ip", c.chan_.Remote().String()); err == nil {
+			userinfo = ui
+		}
+	}
+	c.applyUserinfo(userinfo)
+	if s.sv != nil {
+		s.sv.game.ClientUserinfoChanged(c.num, userinfo)
+	}
+}
+
+// userMove reads a usercmd packet (SV_UserMove) and executes, in order,
+// the commands newer than the last one executed; duplicates sent again
+// for loss (cl_packetdup) are skipped, and a command from too far in the
+// future is pulled back to the server's clock + MaxCommandAhead. The
+// first usercmd of a primed client puts it in the game.
+func (s *Server) userMove(c *client, r *msg.Reader, key uint32, delta bool, messageAck int32) {
+	c.deltaMessage = -1
+	if delta {
+		c.deltaMessage = messageAck
+	}
+	n := proto.ReadMove(r, key, &s.cmds)
+	if r.Err() != nil || n == 0 {
+		return
+	}
+	if c.state == StatePrimed {
+		s.enterWorld(c)
+	}
+	if c.state != StateActive {
+		c.deltaMessage = -1
+		return
+	}
+	cmds := s.cmds[:n]
+	last := cmds[n-1].ServerTime
+	limit := s.svs.time + MaxCommandAhead
+	for i := range cmds {
+		cmd := cmds[i]
+		if cmd.ServerTime > last { // not in order: ignore
+			continue
+		}
+		if cmd.ServerTime > limit {
+			cmd.ServerTime = limit
+		}
+		if cmd.ServerTime <= c.lastUsercmd.ServerTime {
+			continue // already executed
+		}
+		c.lastUsercmd = cmd
+		c.stats.usercmds++
+		s.sv.game.ClientThink(c.num, &cmd)
+		if c.state != StateActive {
+			return
+		}
+	}
+}
+
+// enterWorld puts a primed client in the game (SV_ClientEnterWorld).
+func (s *Server) enterWorld(c *client) {
+	c.state = StateActive
+	c.deltaMessage = -1
+	c.lastUsercmd = bg.UserCmd{}
+	c.nextSnapshotTime = s.svs.time // a snapshot at the next frame
+	s.sv.game.ClientBegin(c.num)
+	s.logf("client %d %s entered the game", c.num, c.name)
+}
