@@ -1,0 +1,186 @@
+// Command headless runs windowless Tremor clients against a server: each
+// one a real client engine with prediction, playing with a bot's input at
+// a real frame rate, chatting, and counting everything. It builds without
+// cgo, a window or a display.
+//
+// Usage:
+//
+//	headless [-clients N] [-duration D] [-json FILE] [-log FILE] [-chat-every D]
+//	         [-seed N] [+set CVAR VALUE]... +connect HOST[:PORT]
+//
+// Each client i is named NAME<i> (the name cvar, "Headless" by default)
+// and says "client <i> line <n>" every -chat-every once every client is
+// in the game. -log writes one JSON object per line for every event
+// (chat_sent, server_command, snapshot, state, disconnect). At the end the
+// report (per client and totals) goes to standard output and to -json.
+// The exit status is 1 if a client failed to connect or was dropped
+// without being told to go, 2 for a usage error.
+//
+// Lines typed on standard input are console commands: "set cl_packetloss
+// 10" changes every client at once. The cvars (see cvars.go) are the
+// client's Quake III ones, plus cl_packetloss, cl_packetjitter,
+// cl_packetduplicate and cl_packetreorder for the simulated network.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"tremor/internal/client/headless"
+	"tremor/internal/console"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole program; it returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	clients := fs.Int("clients", 1, "number of clients")
+	duration := fs.Duration("duration", 30*time.Second, "how long the clients play (0: until interrupted)")
+	jsonFile := fs.String("json", "", "also write the final report to this file")
+	logFile := fs.String("log", "", "write JSON lines events to this file")
+	chatEvery := fs.Duration("chat-every", time.Second, "interval between each client's chat lines (0: no chat)")
+	seed := fs.Uint64("seed", 1, "seed of the clients' qports, network simulation and bots")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: headless [flags] [+set CVAR VALUE]... +connect HOST[:PORT]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *clients < 1 || *clients > 256 {
+		fmt.Fprintln(stderr, "headless: -clients must be 1 to 256")
+		return 2
+	}
+
+	t := console.NewTable()
+	t.SetOutput(stderr)
+	t.SetFS(os.DirFS("."))
+	t.Register(cvars...)
+	var server string
+	t.AddCommand("connect", "choose the server: connect HOST[:PORT]", func(a *oob.Args) { server = a.Argv(1) })
+	early, rest := console.SplitCommandLine(fs.Args())
+	t.ExecuteCommandLine(early)
+	for _, l := range rest {
+		t.ExecuteString(l)
+	}
+	if server == "" {
+		fmt.Fprintln(stderr, "headless: no server: give +connect HOST[:PORT]")
+		fs.Usage()
+		return 2
+	}
+	addr, err := resolve(server)
+	if err != nil {
+		fmt.Fprintf(stderr, "headless: %v\n", err)
+		return 2
+	}
+
+	var logw io.Writer
+	if *logFile != "" {
+		f, err := os.Create(*logFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "headless: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		logw = f
+	}
+	cgcfg := cgameConfig(t, stderr)
+	r := headless.New(headless.Config{
+		Server:     addr,
+		Clients:    *clients,
+		Duration:   *duration,
+		ChatEvery:  *chatEvery,
+		FPS:        t.Get("com_maxfps").Int(),
+		Client:     clientConfig(t),
+		CGame:      &cgcfg,
+		BotSkill:   t.Get("cl_botSkill").Int(),
+		NamePrefix: t.Get("name").Value(),
+		Seed:       *seed,
+		Log:        logw,
+	})
+	// Live changes: a client cvar set on the console reaches every client
+	// at its next frame.
+	for _, d := range cvars {
+		if d.Name == "com_maxfps" || d.Name == "name" || d.Name == "cl_botSkill" || strings.HasPrefix(d.Name, "cg_") || d.Name == "cl_nopredict" {
+			continue // read once at start
+		}
+		t.Get(d.Name).OnChange(func(*console.Cvar) { r.SetClientConfig(clientConfig(t)) })
+	}
+	go readConsole(ctx, t, stdin)
+
+	rep, err := r.Run(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "headless: %v\n", err)
+		return 1
+	}
+	out, _ := json.MarshalIndent(rep, "", "  ")
+	out = append(out, '\n')
+	stdout.Write(out)
+	if *jsonFile != "" {
+		if err := os.WriteFile(*jsonFile, out, 0o644); err != nil {
+			fmt.Fprintf(stderr, "headless: %v\n", err)
+			return 1
+		}
+	}
+	if rep.Failed() {
+		for _, c := range rep.Clients {
+			if c.Failed {
+				fmt.Fprintf(stderr, "headless: client %d failed: %s (%s)\n", c.Client, c.DisconnectReason, c.FinalState)
+			}
+		}
+		return 1
+	}
+	return 0
+}
+
+// resolve turns HOST[:PORT] into an address, port 27960 by default.
+func resolve(s string) (netip.AddrPort, error) {
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(netchan.DefaultPort))
+	}
+	ua, err := net.ResolveUDPAddr("udp", s)
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("cannot resolve %q: %w", s, err)
+	}
+	ap := ua.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}
+
+// readConsole runs the lines typed on stdin as console commands.
+func readConsole(ctx context.Context, t *console.Table, stdin io.Reader) {
+	if stdin == nil {
+		return
+	}
+	sc := bufio.NewScanner(stdin)
+	for sc.Scan() {
+		if ctx.Err() != nil {
+			return
+		}
+		t.Append(sc.Text())
+		t.Execute()
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+		t.Printf("headless: console: %v\n", err)
+	}
+}

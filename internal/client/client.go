@@ -1,0 +1,634 @@
+package client
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tremor/bg"
+	"tremor/bg/tilemap"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+	"tremor/net/netchan"
+	"tremor/net/netsim"
+	"tremor/net/oob"
+)
+
+// Sizes of the client's rings and limits of what it sends.
+const (
+	// CmdBackup is how many usercmds the client keeps, for packet
+	// duplication and for prediction (CMD_BACKUP). A power of two.
+	CmdBackup = 64
+	// CmdMask masks a command number into the CmdBackup ring.
+	CmdMask = CmdBackup - 1
+	// MaxParseEntities is the size of the ring that holds the entities of
+	// the snapshots in the snapshot ring (MAX_PARSE_ENTITIES): room for
+	// proto.PacketBackup snapshots of proto.MaxSnapshotEntities each.
+	MaxParseEntities = proto.PacketBackup * proto.MaxSnapshotEntities
+	// MaxClientCommandLen is the longest reliable command the client
+	// sends, the longest string a message carries.
+	MaxClientCommandLen = msg.MaxStringChars
+	// MaxUnackedCommandBytes bounds the text of the reliable commands not
+	// yet acknowledged, each counted with its 6 bytes of framing, so that
+	// a usercmd packet carrying all of them always fits in a message.
+	MaxUnackedCommandBytes = 8192
+	// MaxReceivedPacket is the read buffer of one packet; longer ones are
+	// truncated (and then fail netchan's checks).
+	MaxReceivedPacket = 2048
+	// inboxLen is how many received packets wait for the next Frame
+	// before new ones are dropped, as a full socket buffer would.
+	inboxLen = 128
+	// commandFraming is what a reliable command costs besides its text:
+	// the op, the sequence and the string terminator.
+	commandFraming = 6
+)
+
+// Errors AddReliableCommand returns.
+var (
+	ErrNotConnected    = errors.New("client: not connected to a server")
+	ErrCommandTooLong  = errors.New("client: reliable command too long")
+	ErrCommandBadByte  = errors.New("client: reliable command contains a zero byte")
+	ErrCommandRingFull = errors.New("client: reliable command ring full: the server has not acknowledged the earlier commands")
+)
+
+// Hooks are optional callbacks the client makes from inside Frame (and
+// from Disconnect), on the caller's goroutine. They must not call back
+// into the Client, except for its read-only methods.
+type Hooks struct {
+	// StateChange is called on every change of connection state.
+	StateChange func(from, to State)
+	// ServerCommand is called for every reliable server command, in
+	// sequence order and exactly once, after the engine has executed its
+	// own part (configstrings, disconnect, map_restart).
+	ServerCommand func(seq int32, text string)
+	// Snapshot is called for every snapshot parsed, usable or not. ps and
+	// ents are valid during the call only.
+	Snapshot func(info SnapshotInfo, ps *bg.PlayerState, ents []bg.EntityState)
+	// Print is called with the text of a connectionless print from the
+	// server (a refusal to connect, for instance).
+	Print func(text string)
+}
+
+// SnapshotInfo describes one parsed snapshot.
+type SnapshotInfo struct {
+	MessageNum int32 // netchan sequence of the message that carried it
+	ServerTime int32
+	DeltaNum   int32 // message number it was delta-coded from; -1 for a full snapshot
+	Flags      int32 // proto.Snap* flags
+	Bytes      int   // size of the message that carried it, without the netchan header
+	// Valid: decoded from a usable base. An invalid snapshot was read and
+	// thrown away; the client asks for a full one next.
+	Valid bool
+}
+
+// snapshot is one entry of the snapshot ring (Quake III's clSnapshot_t).
+type snapshot struct {
+	valid       bool // decoded from a usable base: a possible delta base
+	usable      bool // newer than the snapshot before it: shown to cgame
+	messageNum  int32
+	deltaNum    int32
+	serverTime  int32
+	flags       int32
+	ping        int32
+	serverCmd   int32 // server command sequence when it was parsed
+	firstEntity int64 // virtual index into parseEntities
+	numEntities int
+	ps          bg.PlayerState
+}
+
+// outPacket remembers one usercmd packet sent (Quake III's outPacket_t).
+type outPacket struct {
+	realtime   int32 // when it was sent
+	serverTime int32 // server time of its newest command
+	cmdNumber  int32 // newest command number when it was sent
+}
+
+// packet is a received packet waiting for Frame.
+type packet struct {
+	n    int
+	from netip.AddrPort
+	buf  [MaxReceivedPacket]byte
+}
+
+// Client is one client engine: one connection to one server at a time.
+// It is not safe for concurrent use: one goroutine calls Frame and the
+// other methods (a goroutine of its own reads the socket).
+type Client struct {
+	// Hooks are called from Frame; set them before the first Frame.
+	Hooks Hooks
+
+	cfg   Config
+	out   *countConn   // what the client writes to: counts, then impairs
+	sim   *netsim.Conn // the impairments of cl_packetdelay etc.
+	inbox chan *packet
+	free  chan *packet
+	done  chan struct{} // closed when the reader returns
+
+	closeOnce sync.Once
+	closed    atomic.Bool
+	inboxDrop atomic.Uint64
+	received  atomic.Uint64 // packets the reader queued (tests wait on it)
+
+	// cls: the whole run.
+	realtime  int32
+	frameMsec int32
+	state     State
+	stats     Stats
+	qport     uint16
+	maps      map[string]*tilemap.Map
+	oobBuf    []byte
+	args      oob.Args
+	lastError error
+
+	// clc: one connection.
+	serverAddr       netip.AddrPort
+	ch               *netchan.Chan
+	challenge        int32
+	resendNow        bool
+	connectTime      int32
+	connectPackets   int
+	serverMessage    string // last connectionless print
+	lastPacketTime   int32
+	lastPacketSent   int32
+	timeoutCount     int
+	everActive       bool
+	dropKind         DropKind
+	dropReason       string
+	userinfoModified bool
+	scramble         bool
+
+	serverMessageSequence int32
+	reliableSequence      int32
+	reliableAcknowledge   int32
+	reliableBytes         int
+	reliableCommands      [proto.MaxReliableCommands]string
+	serverCommandSequence int32
+	serverCommands        [proto.MaxReliableCommands]string
+	bcs                   proto.BigConfigstring
+
+	// cl: one gamestate.
+	gs           proto.Gamestate
+	serverID     int32
+	world        *tilemap.Map
+	snap         snapshot // the newest usable snapshot
+	lastValid    int32    // message number of the newest valid snapshot, 0 if none
+	newSnapshots bool
+	snapshots    [proto.PacketBackup]snapshot
+	parseEntNum  int64
+	parseEnts    []bg.EntityState // MaxParseEntities
+	cmdNumber    int32
+	cmds         [CmdBackup]bg.UserCmd
+	outPackets   [proto.PacketBackup]outPacket
+
+	serverTime      int32 // render time: estimate minus cl_timeNudge
+	oldServerTime   int32
+	serverTimeDelta int32 // server time minus realtime
+	extrapolated    bool  // a frame since the last snapshot ran past it
+
+	// scratch
+	w       msg.Writer
+	r       msg.Reader
+	wbuf    [netchan.MaxMsgLen]byte
+	moveBuf [proto.MaxPacketUsercmds]bg.UserCmd
+	ps      bg.PlayerState
+}
+
+// New returns a disconnected client that talks through conn, which it
+// owns from now on (Close closes it), and starts the goroutine that reads
+// it. The packets it sends pass through a netsim.Conn whose impairments
+// the Config sets.
+func New(conn netchan.Conn, cfg Config) *Client {
+	cfg = cfg.withDefaults()
+	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5851f42d4c957f2d))
+	c := &Client{
+		cfg:       cfg,
+		inbox:     make(chan *packet, inboxLen),
+		free:      make(chan *packet, inboxLen),
+		done:      make(chan struct{}),
+		qport:     uint16(rng.Uint32()),
+		maps:      make(map[string]*tilemap.Map),
+		oobBuf:    make([]byte, 0, oob.MaxPacketLen),
+		parseEnts: make([]bg.EntityState, MaxParseEntities),
+	}
+	for range inboxLen {
+		c.free <- new(packet)
+	}
+	c.sim = netsim.Wrap(conn, cfg.netsim(), cfg.Seed^0x9e3779b97f4a7c15)
+	c.out = &countConn{Conn: c.sim, stats: &c.stats}
+	c.gs.Reset()
+	go c.readLoop(conn)
+	return c
+}
+
+// MaxCloseWait bounds how long Close waits for the packets the
+// impairments (cl_packetdelay...) still hold, the last disconnect
+// among them.
+const MaxCloseWait = time.Second
+
+// Close disconnects if needed and closes the connection, once the
+// packets held back by cl_packetdelay and its kin have left (at most
+// MaxCloseWait). The client is unusable afterwards.
+func (c *Client) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		if c.state != Disconnected {
+			c.Disconnect()
+		}
+		for deadline := time.Now().Add(MaxCloseWait); c.sim.Stats().QueuedBytes > 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		c.closed.Store(true)
+		err = c.sim.Close()
+		<-c.done
+	})
+	return err
+}
+
+// readLoop reads packets into free buffers and queues them for Frame. A
+// packet that finds no free buffer is dropped.
+func (c *Client) readLoop(conn netchan.Conn) {
+	defer close(c.done)
+	var spill [MaxReceivedPacket]byte
+	for {
+		var p *packet
+		select {
+		case p = <-c.free:
+		default:
+		}
+		buf := spill[:]
+		if p != nil {
+			buf = p.buf[:]
+		}
+		n, from, err := conn.ReadFrom(buf)
+		if err != nil {
+			if p != nil {
+				c.free <- p
+			}
+			if c.closed.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				time.Sleep(time.Millisecond) // a transient socket error: do not spin
+			}
+			continue
+		}
+		if p == nil {
+			c.inboxDrop.Add(1)
+			continue
+		}
+		p.n, p.from = n, from
+		c.inbox <- p // never blocks: the inbox holds every buffer
+		c.received.Add(1)
+	}
+}
+
+// readPackets handles every packet that arrived since the last frame.
+func (c *Client) readPackets() {
+	for {
+		select {
+		case p := <-c.inbox:
+			c.packetEvent(p.from, p.buf[:p.n])
+			c.free <- p
+		default:
+			return
+		}
+	}
+}
+
+// countConn counts what the client sends (UDP payload bytes), before
+// the impairments decide its fate.
+type countConn struct {
+	netchan.Conn
+	stats *Stats
+}
+
+func (c *countConn) WriteTo(p []byte, to netip.AddrPort) error {
+	c.stats.PacketsUp++
+	c.stats.BytesUp += uint64(len(p))
+	return c.Conn.WriteTo(p, to)
+}
+
+// Config returns the settings in force, defaults filled in.
+func (c *Client) Config() Config { return c.cfg }
+
+// SetConfig changes the settings at once. A changed name, rate or snaps
+// is sent to the server as a userinfo command; the impairments apply to
+// the next packet sent.
+func (c *Client) SetConfig(cfg Config) {
+	cfg = cfg.withDefaults()
+	old := c.cfg
+	c.cfg = cfg
+	if cfg.Name != old.Name || cfg.Rate != old.Rate || cfg.Snaps != old.Snaps {
+		c.userinfoModified = true
+	}
+	c.sim.SetConfig(cfg.netsim())
+}
+
+// State returns the connection state.
+func (c *Client) State() State { return c.state }
+
+// ServerAddr returns the address of the server the client connects or
+// connected to.
+func (c *Client) ServerAddr() netip.AddrPort { return c.serverAddr }
+
+// LocalAddr returns the client's own address.
+func (c *Client) LocalAddr() netip.AddrPort { return c.sim.LocalAddr() }
+
+// Qport returns the client's qport.
+func (c *Client) Qport() uint16 { return c.qport }
+
+// Dropped tells how the last connection ended and why; NotDropped while
+// connected or before the first connection.
+func (c *Client) Dropped() (DropKind, string) { return c.dropKind, c.dropReason }
+
+// EverActive reports whether the current or last connection reached the
+// Active state.
+func (c *Client) EverActive() bool { return c.everActive }
+
+// ServerMessage returns the last connectionless print from the server.
+func (c *Client) ServerMessage() string { return c.serverMessage }
+
+// LastError returns the last problem met in the server's messages (a
+// malformed message, a configstring out of range), for diagnostics.
+func (c *Client) LastError() error { return c.lastError }
+
+// Map returns the map of the current gamestate, nil before one.
+func (c *Client) Map() *tilemap.Map { return c.world }
+
+// ClientNum returns the client's number in the current gamestate.
+func (c *Client) ClientNum() int32 { return c.gs.ClientNum }
+
+// ServerID returns the server id of the current gamestate.
+func (c *Client) ServerID() int32 { return c.serverID }
+
+// Realtime returns the client's clock in milliseconds, as of the last
+// Frame.
+func (c *Client) Realtime() int32 { return c.realtime }
+
+// Connect starts connecting to the server at addr (the connect command),
+// disconnecting first from any other server. The first getchallenge goes
+// out at the next Frame.
+func (c *Client) Connect(addr netip.AddrPort) {
+	if c.state != Disconnected {
+		c.drop(DropByUser, "connecting to "+addr.String())
+	}
+	c.resetConnection()
+	c.serverAddr = addr
+	c.resendNow = true
+	c.setState(Connecting)
+}
+
+// Reconnect connects again to the last server (the reconnect command).
+// It does nothing if the client never connected.
+func (c *Client) Reconnect() {
+	if !c.serverAddr.IsValid() {
+		return
+	}
+	addr := c.serverAddr
+	if c.state != Disconnected {
+		c.drop(DropByUser, "reconnecting")
+	}
+	c.Connect(addr)
+}
+
+// Disconnect leaves the server (the disconnect command): the server is
+// told with a reliable "disconnect", sent in three packets in case some
+// are lost.
+func (c *Client) Disconnect() {
+	c.drop(DropByUser, "disconnected")
+}
+
+// drop ends the connection.
+func (c *Client) drop(kind DropKind, reason string) {
+	if c.state == Disconnected {
+		return
+	}
+	if c.state >= Connected && c.ch != nil {
+		if c.reliableSequence-c.reliableAcknowledge < proto.MaxReliableCommands-1 {
+			c.addCommand("disconnect")
+		}
+		for range 3 {
+			c.writePacket()
+		}
+	}
+	c.dropKind, c.dropReason = kind, reason
+	c.setState(Disconnected)
+	c.clearState()
+	c.ch = nil
+}
+
+// setState changes the state and tells the StateChange hook.
+func (c *Client) setState(s State) {
+	old := c.state
+	if old == s {
+		return
+	}
+	c.state = s
+	if s == Active {
+		c.everActive = true
+	}
+	if c.Hooks.StateChange != nil {
+		c.Hooks.StateChange(old, s)
+	}
+}
+
+// resetConnection forgets everything about the previous connection
+// (Quake III's clc).
+func (c *Client) resetConnection() {
+	c.ch = nil
+	c.challenge = 0
+	c.connectPackets = 0
+	c.serverMessage = ""
+	c.lastPacketTime = c.realtime
+	c.lastPacketSent = c.realtime
+	c.timeoutCount = 0
+	c.everActive = false
+	c.dropKind, c.dropReason = NotDropped, ""
+	c.userinfoModified = false
+	c.scramble = false
+	c.serverMessageSequence = 0
+	c.reliableSequence, c.reliableAcknowledge, c.reliableBytes = 0, 0, 0
+	c.reliableCommands = [proto.MaxReliableCommands]string{}
+	c.serverCommandSequence = 0
+	c.serverCommands = [proto.MaxReliableCommands]string{}
+	c.bcs = proto.BigConfigstring{}
+	c.gs.Reset()
+	c.clearState()
+}
+
+// clearState forgets everything tied to one gamestate (Quake III's
+// CL_ClearState): snapshots, usercmds, the time synchronisation.
+func (c *Client) clearState() {
+	c.serverID = 0
+	c.world = nil
+	c.snap = snapshot{}
+	c.lastValid = 0
+	c.newSnapshots = false
+	c.snapshots = [proto.PacketBackup]snapshot{}
+	c.parseEntNum = 0
+	c.cmdNumber = 0
+	c.cmds = [CmdBackup]bg.UserCmd{}
+	c.outPackets = [proto.PacketBackup]outPacket{}
+	c.serverTime, c.oldServerTime, c.serverTimeDelta = 0, 0, 0
+	c.extrapolated = false
+}
+
+// Frame runs one client frame at time now (the time since any fixed
+// origin; it never runs backwards) with the player's input for this
+// frame (Quake III's CL_Frame): it reads the packets that arrived, checks
+// for a timeout, stores input as a usercmd (its ServerTime is set here),
+// sends a usercmd packet when one is due, resends the handshake and
+// updates the server-time estimate.
+func (c *Client) Frame(now time.Duration, input bg.UserCmd) {
+	rt := int32(now / time.Millisecond)
+	if rt < c.realtime {
+		rt = c.realtime
+	}
+	c.frameMsec = rt - c.realtime
+	c.realtime = rt
+	c.stats.Frames++
+	c.stats.InboxDropped = c.inboxDrop.Load()
+
+	c.readPackets()
+	c.checkTimeout()
+	c.checkUserinfo()
+	c.createCmd(input)
+	c.sendCmd()
+	c.checkForResend()
+	c.setCGameTime()
+}
+
+// checkTimeout drops a connection whose server has been silent for
+// cl_timeout over several frames (CL_CheckTimeout).
+func (c *Client) checkTimeout() {
+	if c.state < Connected {
+		return
+	}
+	if time.Duration(c.realtime-c.lastPacketTime)*time.Millisecond > c.cfg.Timeout {
+		c.timeoutCount++
+		if c.timeoutCount > 5 {
+			c.drop(DropError, "server connection timed out")
+		}
+		return
+	}
+	c.timeoutCount = 0
+}
+
+// checkUserinfo sends a changed userinfo (CL_CheckUserinfo).
+func (c *Client) checkUserinfo() {
+	if !c.userinfoModified || c.state < Connected {
+		return
+	}
+	if c.AddReliableCommand("userinfo "+oob.Quote(c.userinfo())) == nil {
+		c.userinfoModified = false
+	}
+}
+
+// userinfo returns the client's userinfo: name, rate and snaps.
+func (c *Client) userinfo() string {
+	info := ""
+	set := func(k, v string) {
+		if s, err := oob.SetValueForKey(info, k, v); err == nil {
+			info = s
+		}
+	}
+	set("name", sanitizeInfo(c.cfg.Name))
+	set("rate", itoa(c.cfg.Rate))
+	set("snaps", itoa(c.cfg.Snaps))
+	return info
+}
+
+// sanitizeInfo replaces the bytes an info value cannot hold.
+func sanitizeInfo(s string) string {
+	b := []byte(s)
+	for i, ch := range b {
+		if ch == '\\' || ch == ';' || ch == '"' || ch < ' ' {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 32 {
+		b = b[:32]
+	}
+	return string(b)
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	u := uint64(n)
+	if neg {
+		u = uint64(-n)
+	}
+	for {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// checkForResend sends getchallenge or connect every ResendInterval
+// while the handshake is in progress, and gives up after ConnectTries
+// packets (CL_CheckForResend).
+func (c *Client) checkForResend() {
+	if c.state != Connecting && c.state != Challenging {
+		return
+	}
+	if !c.resendNow && time.Duration(c.realtime-c.connectTime)*time.Millisecond < c.cfg.ResendInterval {
+		return
+	}
+	if c.connectPackets >= c.cfg.ConnectTries {
+		reason := "no answer from " + c.serverAddr.String() + " after " + itoa(c.connectPackets) + " tries"
+		if c.state == Challenging {
+			reason = "server " + c.serverAddr.String() + " did not accept the connection after " + itoa(c.connectPackets) + " tries"
+		}
+		if c.serverMessage != "" {
+			reason += ": " + c.serverMessage
+		}
+		c.drop(DropError, reason)
+		return
+	}
+	c.resendNow = false
+	c.connectTime = c.realtime
+	c.connectPackets++
+	switch c.state {
+	case Connecting:
+		c.sendOOB(oob.CmdGetChallenge)
+	case Challenging:
+		info := c.userinfo()
+		for _, kv := range [...][2]string{
+			{"protocol", itoa(proto.Version)},
+			{"qport", itoa(int(c.qport))},
+			{"challenge", itoa(int(c.challenge))},
+		} {
+			if s, err := oob.SetValueForKey(info, kv[0], kv[1]); err == nil {
+				info = s
+			}
+		}
+		text, err := oob.FormatConnect(info)
+		if err != nil {
+			c.drop(DropError, "cannot build the connect request: "+err.Error())
+			return
+		}
+		c.sendOOB(text)
+	}
+}
+
+// sendOOB sends a connectionless packet to the server.
+func (c *Client) sendOOB(text string) {
+	c.oobBuf = oob.AppendPacket(c.oobBuf[:0], text)
+	_ = c.out.WriteTo(c.oobBuf, c.serverAddr) // a lost packet is resent
+}

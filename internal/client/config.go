@@ -1,0 +1,126 @@
+package client
+
+import (
+	"time"
+
+	"tremor/bg/tilemap"
+	"tremor/maps/arenas"
+	"tremor/net/netsim"
+)
+
+// Defaults and limits of the settings, Quake III's where it had them.
+const (
+	DefaultName       = "Player"
+	DefaultRate       = 25000 // bytes per second the server may send (userinfo rate)
+	DefaultSnaps      = 20    // snapshots per second wanted (userinfo snaps)
+	DefaultMaxPackets = 30    // cl_maxpackets
+	MinMaxPackets     = 15
+	MaxMaxPackets     = 125
+	DefaultPacketDup  = 1 // cl_packetdup
+	MaxPacketDup      = 5
+	MaxTimeNudge      = 30 // cl_timeNudge is clamped to ±MaxTimeNudge ms
+
+	DefaultTimeout        = 30 * time.Second // cl_timeout (Quake III: 200 s)
+	DefaultResendInterval = 3 * time.Second  // getchallenge/connect retransmission
+	DefaultConnectTries   = 5                // cl_connectTries
+)
+
+// Config holds the client's settings: the userinfo and the cl_* cvars.
+// The zero value of a field means its default, except for the booleans,
+// TimeNudge and the network impairments. SetConfig changes them live.
+type Config struct {
+	// Userinfo.
+	Name  string // name; DefaultName when empty
+	Rate  int    // rate, bytes per second; DefaultRate when 0
+	Snaps int    // snaps per second; DefaultSnaps when 0
+
+	// MaxPackets is cl_maxpackets: the most usercmd packets a second,
+	// 15 to 125. Commands made in between wait for the next packet.
+	MaxPackets int
+	// PacketDup is cl_packetdup: each packet also carries the commands of
+	// this many previous packets, 0 to 5. Use NoPacketDup for 0.
+	PacketDup int
+	// NoPacketDup sets cl_packetdup to 0 (the zero Config means 1).
+	NoPacketDup bool
+	// TimeNudge is cl_timeNudge in milliseconds, clamped to ±30: positive
+	// values render further in the past (more interpolation, less
+	// extrapolation), negative ones closer to the newest snapshot.
+	TimeNudge int
+	// NoDelta is cl_nodelta: ask for full snapshots only.
+	NoDelta bool
+
+	// Timeout is cl_timeout: how long the server may stay silent before
+	// the connection is dropped.
+	Timeout time.Duration
+	// ResendInterval spaces getchallenge and connect packets (3 s).
+	ResendInterval time.Duration
+	// ConnectTries is how many getchallenge or connect packets are sent
+	// before the client gives up (cl_connectTries).
+	ConnectTries int
+
+	// Impairments of the packets this client sends (net/netsim): the
+	// cvars cl_packetdelay, cl_packetjitter, cl_packetloss,
+	// cl_packetduplicate and cl_packetreorder. Live.
+	PacketDelay     time.Duration // one-way delay added to every packet
+	PacketJitter    time.Duration // ± variation of that delay
+	PacketLoss      float64       // percent of packets lost
+	PacketDuplicate float64       // percent of packets sent twice
+	PacketReorder   float64       // percent of packets held back so later ones overtake them
+
+	// Seed makes the qport and the impairments reproducible.
+	Seed uint64
+
+	// LoadMap loads the arena a gamestate names; nil means
+	// arenas.Load. The map's checksum is verified against the server's.
+	LoadMap func(name string) (*tilemap.Map, error)
+}
+
+// withDefaults returns c with the zero values replaced and every number
+// clamped to its range.
+func (c Config) withDefaults() Config {
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if c.Rate <= 0 {
+		c.Rate = DefaultRate
+	}
+	if c.Snaps <= 0 {
+		c.Snaps = DefaultSnaps
+	}
+	if c.MaxPackets == 0 {
+		c.MaxPackets = DefaultMaxPackets
+	}
+	c.MaxPackets = max(MinMaxPackets, min(c.MaxPackets, MaxMaxPackets))
+	switch {
+	case c.NoPacketDup:
+		c.PacketDup = 0
+	case c.PacketDup == 0:
+		c.PacketDup = DefaultPacketDup
+	}
+	c.PacketDup = max(0, min(c.PacketDup, MaxPacketDup))
+	c.TimeNudge = max(-MaxTimeNudge, min(c.TimeNudge, MaxTimeNudge))
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ResendInterval <= 0 {
+		c.ResendInterval = DefaultResendInterval
+	}
+	if c.ConnectTries <= 0 {
+		c.ConnectTries = DefaultConnectTries
+	}
+	if c.LoadMap == nil {
+		c.LoadMap = arenas.Load
+	}
+	return c
+}
+
+// netsim returns the impairments as a netsim.Config.
+func (c *Config) netsim() netsim.Config {
+	return netsim.Config{
+		Delay:     max(c.PacketDelay, 0),
+		Jitter:    max(c.PacketJitter, 0),
+		Loss:      c.PacketLoss / 100,
+		Duplicate: c.PacketDuplicate / 100,
+		Reorder:   c.PacketReorder / 100,
+	}
+}

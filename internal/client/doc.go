@@ -1,0 +1,61 @@
+// Package client is Tremor's client engine, the counterpart of Quake III's
+// cl_*.c: the connection to a server, the usercmds sent up, the snapshots
+// and reliable commands received, and the clock that keeps the client's
+// idea of server time close to the server's. cgame (prediction and
+// interpolation) reads everything it needs through the cgame.Client
+// interface, which *Client implements.
+//
+// # Connection
+//
+// A Client goes through Quake III's states:
+//
+//	Disconnected  nothing to do
+//	Connecting    "getchallenge" sent every ResendInterval (3 s) until
+//	              a challengeResponse; give up after ConnectTries packets
+//	Challenging   "connect" with the userinfo (name, rate, snaps,
+//	              protocol, qport, challenge) resent the same way until
+//	              a connectResponse
+//	Connected     the netchan is up; a packet a second carries the
+//	              acknowledgements until the gamestate arrives
+//	Primed        gamestate parsed, map loaded and its checksum checked;
+//	              usercmds flow, waiting for the first snapshot that is
+//	              not flagged proto.SnapNotActive
+//	Active        in the game
+//
+// A server silent for Config.Timeout in any connected state drops the
+// client ("server connection timed out"); a reliable "disconnect" from
+// the server ends the connection as told; Disconnect and Reconnect are
+// the user's commands.
+//
+// # Frame
+//
+// The owner calls Frame once per client frame with the time and the
+// player's input. Frame reads the packets that arrived (a goroutine reads
+// the socket into a fixed ring of buffers), checks timeouts, stores the
+// input as a usercmd stamped with the estimated server time, sends a
+// usercmd packet when cl_maxpackets allows (carrying every command since
+// the packet cl_packetdup+1 packets back and every unacknowledged reliable
+// command), resends the handshake, and runs the time synchronisation
+// (CL_SetCGameTime): the server-time estimate is reset when it is more
+// than 500 ms off the newest snapshot, moved half way when more than
+// 100 ms off, and otherwise drifted 1 ms later or 2 ms earlier depending
+// on whether the frames since the previous snapshot had to extrapolate.
+// Unlike Quake III, the render time never runs backwards: when the
+// estimate jumps back, it runs at half speed until the estimate catches
+// up.
+//
+// # Parsing
+//
+// A server message is its reliable acknowledge and operations: server
+// commands (kept in a ring of proto.MaxReliableCommands and executed in
+// sequence order, exactly once; a jump in the sequence is counted as a
+// gap), the gamestate, and snapshots. A snapshot is delta-decoded from the
+// one its header names if that one is still in the ring of
+// proto.PacketBackup snapshots and its entities are still in the parse
+// entity ring; otherwise it is read to the end and thrown away, and the
+// next usercmd packet asks for a full snapshot (clc_moveNoDelta). Steady
+// state parsing does not allocate.
+//
+// Messages are unscrambled, and sent scrambled, when the server's
+// systeminfo says sv_scramble 1.
+package client

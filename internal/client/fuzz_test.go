@@ -1,0 +1,74 @@
+package client
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"tremor/bg"
+	"tremor/internal/proto"
+	"tremor/maps/arenas"
+	"tremor/net/msg"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+// fuzzMessage frames a server message body as netchan message seq.
+func fuzzMessage(seq uint32, body func(w *msg.Writer)) []byte {
+	w := msg.NewWriter(make([]byte, netchan.MaxMsgLen), msg.Huffman)
+	w.WriteLong(0)
+	body(w)
+	w.WriteUint8(proto.SvcEOF)
+	return append(netchan.Header{Sequence: seq}.Append(nil), w.Bytes()...)
+}
+
+// FuzzServerPacket feeds arbitrary packets from the server's address to
+// a primed client: nothing may panic, hang or break the client's
+// invariants.
+func FuzzServerPacket(f *testing.F) {
+	m, err := arenas.Load("arena1")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var gs proto.Gamestate
+	gs.Reset()
+	gs.Configstrings[bg.CSServerInfo] = `\mapname\arena1`
+	gs.Configstrings[bg.CSSystemInfo] = `\sv_serverid\9`
+	gs.Configstrings[bg.CSMapChecksum] = strconv.FormatUint(uint64(m.Checksum), 10)
+	gs.Baselines[40] = bg.EntityState{Number: 40, EType: bg.ETItem, ModelIndex: 3}
+	f.Add(fuzzMessage(1, func(w *msg.Writer) { proto.WriteGamestate(w, &gs) }), false)
+	src := newSnapSource(12)
+	f.Add(append([]byte(nil), src.next()...), false)
+	f.Add(append([]byte(nil), src.next()...), true)
+	f.Add(fuzzMessage(1, func(w *msg.Writer) {
+		proto.WriteServerCommand(w, 1, `cs 6 "7"`)
+		proto.WriteServerCommand(w, 2, `bcs0 40 "abc"`)
+		proto.WriteServerCommand(w, 3, `bcs2 40 "def"`)
+		proto.WriteServerCommand(w, 5, `print "gap"`)
+		proto.WriteServerCommand(w, 6, `map_restart`)
+		proto.WriteServerCommand(w, 7, `disconnect "bye"`)
+	}), false)
+	f.Add(oob.Packet("challengeResponse 5"), false)
+	f.Add(oob.Packet("print\nServer is full."), false)
+	f.Add(oob.Packet("disconnect"), false)
+	f.Add(netchan.Header{Sequence: 3, Fragment: true, FragmentStart: 0, FragmentLength: 4}.Append([]byte{}), false)
+
+	c, addr := primedClient(f)
+	f.Fuzz(func(t *testing.T, p []byte, scramble bool) {
+		c.resetConnection()
+		c.state = Disconnected
+		c.Connect(addr)
+		c.ch = netchan.New(c.out, addr, netchan.ClientSide, c.qport)
+		c.ch.Encode = c.encode
+		c.state = Connected
+		c.scramble = scramble
+		c.packetEvent(addr, p)
+		c.Frame(time.Duration(c.realtime+16)*time.Millisecond, bg.UserCmd{})
+		if c.parseEntNum < 0 || c.serverCommandSequence < 0 && c.state != Disconnected {
+			t.Fatalf("broken state: %d entities, command %d", c.parseEntNum, c.serverCommandSequence)
+		}
+		if n, _ := c.CurrentSnapshotNumber(); n != 0 && !c.snap.valid {
+			t.Fatal("current snapshot not valid")
+		}
+	})
+}

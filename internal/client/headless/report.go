@@ -1,0 +1,211 @@
+package headless
+
+import (
+	"tremor/internal/client"
+)
+
+// ClientReport is what one client did. Byte and packet counts are UDP
+// payloads (no IP or UDP headers); up counts what the client sent before
+// its own simulated losses. Prediction counts come from cgame.
+type ClientReport struct {
+	Client int    `json:"client"`
+	Name   string `json:"name"`
+	// Connected: the client got into the game.
+	Connected        bool   `json:"connected"`
+	FinalState       string `json:"final_state"`
+	DisconnectReason string `json:"disconnect_reason"`
+	// DroppedBy is "user" (the run ended), "server" (told to go) or
+	// "error" (timeout, refused, broken).
+	DroppedBy string `json:"dropped_by"`
+	// Failed: never connected, or dropped without being told to go.
+	Failed    bool    `json:"failed"`
+	DurationS float64 `json:"duration_s"`
+
+	Snapshots            uint64 `json:"snapshots"`
+	SnapshotsFull        uint64 `json:"snapshots_full"`
+	SnapshotsRateDelayed uint64 `json:"snapshots_rate_delayed"`
+	SnapshotsDropped     uint64 `json:"snapshots_dropped"`
+	SnapshotsInvalid     uint64 `json:"snapshots_invalid"`
+	BytesDown            uint64 `json:"bytes_down"`
+	BytesUp              uint64 `json:"bytes_up"`
+	PacketsDown          uint64 `json:"packets_down"`
+	PacketsUp            uint64 `json:"packets_up"`
+	ServerCommands       uint64 `json:"server_commands"`
+	ServerCommandGaps    uint64 `json:"server_command_gaps"`
+	Gamestates           uint64 `json:"gamestates"`
+
+	ChatSent       int `json:"chat_sent"`
+	ChatReceived   int `json:"chat_received"`
+	ChatMissing    int `json:"chat_missing"`
+	ChatDuplicated int `json:"chat_duplicated"`
+	ChatOutOfOrder int `json:"chat_out_of_order"`
+	ChatRefused    int `json:"chat_refused"`
+
+	// PredictionMisses counts mispredictions of the movement code: a new
+	// prediction that put the player elsewhere than the previous one for
+	// the same command, with nothing from the server to explain it.
+	// PredictionCorrections counts those the server explains (a hit, a
+	// knockback, a death or respawn since the previous snapshot): no
+	// client could have foreseen them. PredictionErrorMax (pixels) is the
+	// largest of either.
+	PredictionMisses      int     `json:"prediction_misses"`
+	PredictionCorrections int     `json:"prediction_corrections"`
+	PredictionErrorMax    float64 `json:"prediction_error_max"`
+	Frames                uint64  `json:"frames"`
+	FramesExtrapolated    uint64  `json:"frames_extrapolated"`
+	PingMsAvg             float64 `json:"ping_ms_avg"`
+}
+
+// Totals sum the clients' reports; ping is the mean of the clients' means,
+// prediction_error_max the largest, duration_s the run's.
+type Totals struct {
+	Clients           int            `json:"clients"`
+	Connected         int            `json:"connected"`
+	Failed            int            `json:"failed"`
+	FinalStates       map[string]int `json:"final_states"`
+	DisconnectReasons map[string]int `json:"disconnect_reasons"`
+	DurationS         float64        `json:"duration_s"`
+
+	Snapshots            uint64 `json:"snapshots"`
+	SnapshotsFull        uint64 `json:"snapshots_full"`
+	SnapshotsRateDelayed uint64 `json:"snapshots_rate_delayed"`
+	SnapshotsDropped     uint64 `json:"snapshots_dropped"`
+	SnapshotsInvalid     uint64 `json:"snapshots_invalid"`
+	BytesDown            uint64 `json:"bytes_down"`
+	BytesUp              uint64 `json:"bytes_up"`
+	PacketsDown          uint64 `json:"packets_down"`
+	PacketsUp            uint64 `json:"packets_up"`
+	ServerCommands       uint64 `json:"server_commands"`
+	ServerCommandGaps    uint64 `json:"server_command_gaps"`
+	Gamestates           uint64 `json:"gamestates"`
+
+	ChatSent       int `json:"chat_sent"`
+	ChatReceived   int `json:"chat_received"`
+	ChatMissing    int `json:"chat_missing"`
+	ChatDuplicated int `json:"chat_duplicated"`
+	ChatOutOfOrder int `json:"chat_out_of_order"`
+	ChatRefused    int `json:"chat_refused"`
+
+	PredictionMisses      int     `json:"prediction_misses"`
+	PredictionCorrections int     `json:"prediction_corrections"`
+	PredictionErrorMax    float64 `json:"prediction_error_max"`
+	Frames                uint64  `json:"frames"`
+	FramesExtrapolated    uint64  `json:"frames_extrapolated"`
+	PingMsAvg             float64 `json:"ping_ms_avg"`
+}
+
+// Report is the result of a run.
+type Report struct {
+	Server  string         `json:"server"`
+	Clients []ClientReport `json:"clients"`
+	Totals  Totals         `json:"totals"`
+}
+
+// Failed reports whether a client failed to connect or was dropped
+// without being told to go.
+func (r *Report) Failed() bool { return r.Totals.Failed > 0 }
+
+// report builds the report once every client has stopped.
+func (r *Runner) report() *Report {
+	rep := &Report{Server: r.cfg.Server.String()}
+	t := &rep.Totals
+	t.FinalStates = map[string]int{}
+	t.DisconnectReasons = map[string]int{}
+	t.DurationS = r.now().Seconds()
+	sent := make([]int, len(r.clients))
+	for i, p := range r.clients {
+		sent[i] = p.chatSent
+	}
+	pings := 0
+	for _, p := range r.clients {
+		st := p.c.Stats()
+		kind, reason := p.c.Dropped()
+		cr := ClientReport{
+			Client:                p.i,
+			Name:                  p.name,
+			Connected:             p.c.EverActive(),
+			FinalState:            p.c.State().String(),
+			DisconnectReason:      reason,
+			DroppedBy:             kind.String(),
+			DurationS:             (p.stopped - p.started).Seconds(),
+			Snapshots:             st.Snapshots,
+			SnapshotsFull:         st.SnapshotsFull,
+			SnapshotsRateDelayed:  st.SnapshotsRateDelayed,
+			SnapshotsDropped:      st.SnapshotsDropped,
+			SnapshotsInvalid:      st.SnapshotsInvalid,
+			BytesDown:             st.BytesDown,
+			BytesUp:               st.BytesUp,
+			PacketsDown:           st.PacketsDown,
+			PacketsUp:             st.PacketsUp,
+			ServerCommands:        st.ServerCommands,
+			ServerCommandGaps:     st.ServerCommandGaps,
+			Gamestates:            st.Gamestates,
+			ChatSent:              p.chatSent,
+			ChatRefused:           p.chatRefused,
+			PredictionMisses:      p.cgStats.misses - p.cgStats.corrections,
+			PredictionCorrections: p.cgStats.corrections,
+			PredictionErrorMax:    p.cgStats.errorMax,
+			Frames:                st.Frames,
+			FramesExtrapolated:    st.FramesExtrapolated,
+			PingMsAvg:             st.PingAvg(),
+		}
+		if p.cgStats.frames > 0 {
+			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)
+		}
+		cr.Failed = !cr.Connected || kind == client.DropError
+		for from := range p.recv {
+			if from == p.i {
+				continue
+			}
+			f := &p.recv[from]
+			cr.ChatReceived += f.distinct + f.dup
+			cr.ChatDuplicated += f.dup
+			cr.ChatOutOfOrder += f.ooo
+			cr.ChatMissing += max(0, sent[from]-f.distinct)
+		}
+		rep.Clients = append(rep.Clients, cr)
+
+		t.Clients++
+		if cr.Connected {
+			t.Connected++
+		}
+		if cr.Failed {
+			t.Failed++
+		}
+		t.FinalStates[cr.FinalState]++
+		if cr.DisconnectReason != "" {
+			t.DisconnectReasons[cr.DisconnectReason]++
+		}
+		t.Snapshots += cr.Snapshots
+		t.SnapshotsFull += cr.SnapshotsFull
+		t.SnapshotsRateDelayed += cr.SnapshotsRateDelayed
+		t.SnapshotsDropped += cr.SnapshotsDropped
+		t.SnapshotsInvalid += cr.SnapshotsInvalid
+		t.BytesDown += cr.BytesDown
+		t.BytesUp += cr.BytesUp
+		t.PacketsDown += cr.PacketsDown
+		t.PacketsUp += cr.PacketsUp
+		t.ServerCommands += cr.ServerCommands
+		t.ServerCommandGaps += cr.ServerCommandGaps
+		t.Gamestates += cr.Gamestates
+		t.ChatSent += cr.ChatSent
+		t.ChatReceived += cr.ChatReceived
+		t.ChatMissing += cr.ChatMissing
+		t.ChatDuplicated += cr.ChatDuplicated
+		t.ChatOutOfOrder += cr.ChatOutOfOrder
+		t.ChatRefused += cr.ChatRefused
+		t.PredictionMisses += cr.PredictionMisses
+		t.PredictionCorrections += cr.PredictionCorrections
+		t.PredictionErrorMax = max(t.PredictionErrorMax, cr.PredictionErrorMax)
+		t.Frames += cr.Frames
+		t.FramesExtrapolated += cr.FramesExtrapolated
+		if st.PingCount > 0 {
+			t.PingMsAvg += cr.PingMsAvg
+			pings++
+		}
+	}
+	if pings > 0 {
+		t.PingMsAvg /= float64(pings)
+	}
+	return rep
+}

@@ -1,0 +1,162 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+
+	"tremor/bg"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+)
+
+// AddReliableCommand queues a reliable command for the server ("say
+// hello", "team red"...; Quake III's CL_AddReliableCommand). It rides in
+// every usercmd packet until the server acknowledges it, and the server
+// executes it exactly once, in order.
+//
+// A command the channel cannot carry is refused here, at the sender,
+// instead of stalling the connection: one longer than
+// MaxClientCommandLen or holding a zero byte, or one that would leave
+// more than proto.MaxReliableCommands-1 commands, or more than
+// MaxUnackedCommandBytes, waiting for acknowledgement (ErrCommandRingFull:
+// try again once the server has caught up).
+func (c *Client) AddReliableCommand(text string) error {
+	if c.state < Connected {
+		return ErrNotConnected
+	}
+	if len(text) > MaxClientCommandLen {
+		c.stats.CommandsRefused++
+		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrCommandTooLong, len(text), MaxClientCommandLen)
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		c.stats.CommandsRefused++
+		return ErrCommandBadByte
+	}
+	// The ring must keep the acknowledged command too: the server
+	// scrambles with its text.
+	if n := c.reliableSequence - c.reliableAcknowledge; n >= proto.MaxReliableCommands-1 {
+		c.stats.CommandsRefused++
+		return fmt.Errorf("%w (%d waiting)", ErrCommandRingFull, n)
+	}
+	if c.reliableBytes+len(text)+commandFraming > MaxUnackedCommandBytes {
+		c.stats.CommandsRefused++
+		return fmt.Errorf("%w (%d bytes waiting, %d more would pass %d)", ErrCommandRingFull,
+			c.reliableBytes, len(text)+commandFraming, MaxUnackedCommandBytes)
+	}
+	c.addCommand(text)
+	return nil
+}
+
+// addCommand appends text to the reliable ring without checks.
+func (c *Client) addCommand(text string) {
+	c.reliableSequence++
+	c.reliableCommands[c.reliableSequence&(proto.MaxReliableCommands-1)] = text
+	c.reliableBytes += len(text) + commandFraming
+	c.stats.CommandsSent++
+}
+
+// recountReliable recomputes the bytes of the unacknowledged commands.
+func (c *Client) recountReliable() {
+	n := 0
+	for i := c.reliableAcknowledge + 1; i <= c.reliableSequence; i++ {
+		n += len(c.reliableCommands[i&(proto.MaxReliableCommands-1)]) + commandFraming
+	}
+	c.reliableBytes = n
+}
+
+// ReliablePending returns how many reliable commands wait for the
+// server's acknowledgement.
+func (c *Client) ReliablePending() int { return int(c.reliableSequence - c.reliableAcknowledge) }
+
+// createCmd stores the frame's input as the next usercmd, stamped with
+// the render time (CL_CreateNewCommands). Nothing is stored before the
+// gamestate.
+func (c *Client) createCmd(input bg.UserCmd) {
+	if c.state < Primed {
+		return
+	}
+	c.cmdNumber++
+	input.ServerTime = c.serverTime
+	c.cmds[c.cmdNumber&CmdMask] = input
+}
+
+// sendCmd sends a usercmd packet if one is due (CL_SendCmd).
+func (c *Client) sendCmd() {
+	if c.state < Connected || !c.readyToSend() {
+		return
+	}
+	c.writePacket()
+}
+
+// readyToSend applies cl_maxpackets (CL_ReadyToSendPacket). Before the
+// gamestate a packet a second is enough to carry the acknowledgements.
+func (c *Client) readyToSend() bool {
+	if c.state != Active && c.state != Primed {
+		return c.realtime-c.lastPacketSent >= 1000
+	}
+	last := &c.outPackets[(int32(c.ch.OutgoingSequence())-1)&proto.PacketMask]
+	return c.realtime-last.realtime >= int32(1000/c.cfg.MaxPackets)
+}
+
+// writePacket builds and sends one client message (CL_WritePacket): the
+// acknowledgements, every reliable command not yet acknowledged, and the
+// usercmds made since the packet cl_packetdup+1 packets back.
+func (c *Client) writePacket() {
+	w := &c.w
+	w.Reset(c.wbuf[:], msg.Huffman)
+	proto.WriteClientHeader(w, proto.ClientHeader{
+		ServerID:            c.serverID,
+		MessageAcknowledge:  c.serverMessageSequence,
+		ReliableAcknowledge: c.serverCommandSequence,
+	})
+	for i := c.reliableAcknowledge + 1; i <= c.reliableSequence; i++ {
+		proto.WriteClientCommand(w, i, c.reliableCommands[i&(proto.MaxReliableCommands-1)])
+	}
+	out := int32(c.ch.OutgoingSequence())
+	old := &c.outPackets[(out-1-int32(c.cfg.PacketDup))&proto.PacketMask]
+	count := c.cmdNumber - old.cmdNumber
+	if count > proto.MaxPacketUsercmds {
+		count = proto.MaxPacketUsercmds
+		c.stats.UsercmdsSkipped++
+	}
+	if count < 0 { // the ring was cleared by a new gamestate
+		count = min(c.cmdNumber, proto.MaxPacketUsercmds)
+	}
+	if count > 0 {
+		// Ask for a full snapshot when the last message brought none we
+		// could use as a delta base.
+		noDelta := c.cfg.NoDelta || c.lastValid == 0 || c.serverMessageSequence != c.lastValid
+		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(c.serverMessageSequence),
+			c.serverCommands[c.serverCommandSequence&(proto.MaxReliableCommands-1)])
+		cmds := c.moveBuf[:count]
+		for i := range cmds {
+			cmds[i] = c.cmds[(c.cmdNumber-count+1+int32(i))&CmdMask]
+		}
+		proto.WriteMove(w, key, cmds, noDelta)
+		c.stats.Usercmds += uint64(count)
+		if noDelta {
+			c.stats.NoDeltaRequests++
+		}
+	}
+	w.WriteUint8(proto.ClcEOF)
+	if w.Err() != nil {
+		// Cannot happen within the limits AddReliableCommand enforces.
+		c.fail(fmt.Errorf("client: usercmd packet: %w", w.Err()))
+		return
+	}
+	p := &c.outPackets[out&proto.PacketMask]
+	p.realtime = c.realtime
+	p.cmdNumber = c.cmdNumber
+	p.serverTime = 0
+	if c.cmdNumber > 0 {
+		p.serverTime = c.cmds[c.cmdNumber&CmdMask].ServerTime
+	}
+	c.lastPacketSent = c.realtime
+	c.stats.UsercmdPackets++
+	if err := c.ch.Transmit(w.Bytes()); err != nil {
+		c.fail(err)
+	}
+	if err := c.ch.Flush(); err != nil {
+		c.fail(err)
+	}
+}

@@ -1,0 +1,457 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"tremor/bg"
+	"tremor/bg/tilemap"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+// packetEvent handles one received packet (CL_PacketEvent).
+func (c *Client) packetEvent(from netip.AddrPort, p []byte) {
+	c.stats.PacketsDown++
+	c.stats.BytesDown += uint64(len(p))
+	if oob.IsConnectionless(p) {
+		c.connectionless(from, p)
+		return
+	}
+	if c.state < Connected || c.ch == nil {
+		c.stats.Foreign++ // cannot be a sequenced packet for us yet
+		return
+	}
+	if from != c.ch.Remote() {
+		c.stats.Foreign++
+		return
+	}
+	body, ok, err := c.ch.Process(p)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if !ok {
+		return // duplicate, out of order, or a fragment
+	}
+	seq := c.ch.IncomingSequence()
+	c.stats.Messages++
+	c.stats.SnapshotsDropped += uint64(c.ch.Dropped())
+	c.serverMessageSequence = int32(seq)
+	c.lastPacketTime = c.realtime
+	c.parseServerMessage(body, seq)
+}
+
+// fail records a problem with a server message; the message is dropped.
+func (c *Client) fail(err error) {
+	c.stats.Malformed++
+	c.lastError = err
+}
+
+// connectionless handles an out-of-band packet
+// (CL_ConnectionlessPacket). Only the server's address is listened to.
+func (c *Client) connectionless(from netip.AddrPort, p []byte) {
+	text, err := oob.Parse(p)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if c.state == Disconnected || from != c.serverAddr {
+		c.stats.Foreign++
+		return
+	}
+	cmd := oob.Command(text)
+	switch {
+	case strings.EqualFold(cmd, oob.CmdChallengeResponse):
+		if c.state != Connecting {
+			return
+		}
+		ch, err := oob.ParseChallengeResponse(text)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.challenge = ch
+		c.connectPackets = 0
+		c.resendNow = true
+		c.setState(Challenging)
+	case strings.EqualFold(cmd, oob.CmdConnectResponse):
+		if c.state != Challenging {
+			return
+		}
+		c.args.Tokenize(text)
+		if a := c.args.Argv(1); a != "" && a != strconv.Itoa(int(c.challenge)) {
+			return // the answer to another connect
+		}
+		c.ch = netchan.New(c.out, from, netchan.ClientSide, c.qport)
+		c.ch.Encode = c.encode
+		c.lastPacketTime = c.realtime
+		c.lastPacketSent = c.realtime - 10000 // send the first packet now
+		c.connectPackets = 0
+		c.setState(Connected)
+	case strings.EqualFold(cmd, oob.CmdPrint):
+		msg, err := oob.ParsePrint(text)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.serverMessage = strings.TrimSpace(msg)
+		if c.Hooks.Print != nil {
+			c.Hooks.Print(msg)
+		}
+	case strings.EqualFold(cmd, oob.CmdDisconnect):
+		// The server does not know this client. Anyone can forge the
+		// address, so believe it only if the server has been silent
+		// for a while (Quake III waited 3 s too).
+		if c.realtime-c.lastPacketTime < 3000 {
+			return
+		}
+		reason := "server disconnected"
+		if c.serverMessage != "" {
+			reason += ": " + c.serverMessage
+		}
+		c.drop(DropError, reason)
+	}
+}
+
+// encode scrambles an outgoing message when the server wants it.
+func (c *Client) encode(_ uint32, m []byte) {
+	if c.scramble {
+		proto.ScrambleClientMessage(m, uint32(c.challenge), c.serverCommands[c.serverCommandSequence&(proto.MaxReliableCommands-1)])
+	}
+}
+
+// parseServerMessage parses one server message (CL_ParseServerMessage).
+func (c *Client) parseServerMessage(body []byte, seq uint32) {
+	r := &c.r
+	r.Reset(body, msg.Huffman)
+	ack := r.ReadLong()
+	if r.Err() != nil {
+		c.fail(r.Err())
+		return
+	}
+	if ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands {
+		c.fail(fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.reliableSequence))
+		return
+	}
+	if c.scramble {
+		proto.ScrambleServerMessage(body, uint32(c.challenge), seq, c.reliableCommands[ack&(proto.MaxReliableCommands-1)])
+		r.Reset(body, msg.Huffman)
+		r.ReadLong()
+	}
+	if ack > c.reliableAcknowledge {
+		c.reliableAcknowledge = ack
+		c.recountReliable()
+	}
+	for c.state >= Connected {
+		op := r.ReadUint8()
+		if r.Err() != nil {
+			c.fail(r.Err())
+			return
+		}
+		switch op {
+		case proto.SvcEOF:
+			return
+		case proto.SvcNop:
+		case proto.SvcServerCommand:
+			seq, text := proto.ReadServerCommand(r)
+			if r.Err() != nil {
+				c.fail(r.Err())
+				return
+			}
+			// A server holds at most MaxReliableCommands commands the
+			// client has not acknowledged: a sequence past that is
+			// garbage (a message scrambled with a gamestate's setting
+			// the client has not received yet, for one).
+			if seq-c.serverCommandSequence > proto.MaxReliableCommands {
+				c.fail(fmt.Errorf("client: server command %d beyond the window after %d", seq, c.serverCommandSequence))
+				return
+			}
+			c.serverCommand(seq, text)
+		case proto.SvcGamestate:
+			if !c.parseGamestate(r) {
+				return
+			}
+		case proto.SvcSnapshot:
+			if !c.parseSnapshot(r, len(body)) {
+				return
+			}
+		default:
+			c.fail(fmt.Errorf("%w %d in a server message", proto.ErrBadOp, op))
+			return
+		}
+	}
+}
+
+// serverCommand stores and executes a reliable server command, once
+// (CL_ParseCommandString and CL_GetServerCommand).
+func (c *Client) serverCommand(seq int32, text string) {
+	if seq <= c.serverCommandSequence {
+		return // already executed
+	}
+	if seq > c.serverCommandSequence+1 {
+		// Reliability forbids this: every unacknowledged command rides
+		// in every message. Count it so tests can insist on zero.
+		c.stats.ServerCommandGaps += uint64(seq - c.serverCommandSequence - 1)
+	}
+	c.serverCommandSequence = seq
+	c.serverCommands[seq&(proto.MaxReliableCommands-1)] = text
+	c.stats.ServerCommands++
+	c.execute(text)
+	if c.Hooks.ServerCommand != nil {
+		c.Hooks.ServerCommand(seq, text)
+	}
+}
+
+// execute runs the engine's part of a server command: configstrings,
+// disconnect and map_restart. The rest (print, cp, chat, tchat, scores)
+// belongs to the Hooks and to cgame.
+func (c *Client) execute(text string) {
+	a := &c.args
+	a.Tokenize(text)
+	switch a.Argv(0) {
+	case "cs":
+		i, err := strconv.Atoi(a.Argv(1))
+		if err != nil {
+			c.fail(fmt.Errorf("client: cs with bad index %q", a.Argv(1)))
+			return
+		}
+		c.setConfigstring(i, a.Argv(2))
+	case "bcs0", "bcs1", "bcs2":
+		i, v, done, err := c.bcs.Piece(a.Argv(0), a.Argv(1), a.Argv(2))
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		if done {
+			c.setConfigstring(i, v)
+		}
+	case "disconnect":
+		reason := "server disconnected"
+		if r := a.Argv(1); r != "" {
+			reason += ": " + strings.TrimSpace(r)
+		}
+		c.drop(DropByServer, reason)
+	case "map_restart":
+		// The commands made before the restart must not be predicted
+		// on the restarted map.
+		c.cmds = [CmdBackup]bg.UserCmd{}
+	}
+}
+
+// setConfigstring changes a configstring (CL_ConfigstringModified).
+func (c *Client) setConfigstring(i int, v string) {
+	if i < 0 || i >= bg.MaxConfigstrings {
+		c.fail(fmt.Errorf("%w: %d", proto.ErrBadConfigstring, i))
+		return
+	}
+	c.gs.Configstrings[i] = v
+	if i == bg.CSSystemInfo {
+		c.systemInfoChanged()
+	}
+}
+
+// systemInfoChanged reads the settings both sides share from the
+// systeminfo configstring (CL_SystemInfoChanged).
+func (c *Client) systemInfoChanged() {
+	info := c.gs.Configstrings[bg.CSSystemInfo]
+	id, _ := strconv.Atoi(oob.ValueForKey(info, "sv_serverid"))
+	c.serverID = int32(id)
+	c.scramble = oob.ValueForKey(info, "sv_scramble") == "1"
+}
+
+// parseGamestate reads a gamestate, loads its map and primes the client
+// (CL_ParseGamestate). It reports whether the message can go on.
+func (c *Client) parseGamestate(r *msg.Reader) bool {
+	c.clearState()
+	proto.ReadGamestate(r, &c.gs)
+	if r.Err() != nil {
+		// The server sends it again when we acknowledge this message
+		// without its server id.
+		c.fail(r.Err())
+		c.gs.Reset()
+		if c.state > Connected {
+			c.setState(Connected)
+		}
+		return false
+	}
+	c.stats.Gamestates++
+	c.connectPackets = 0
+	if c.gs.CommandSequence > c.serverCommandSequence {
+		c.serverCommandSequence = c.gs.CommandSequence
+	}
+	c.systemInfoChanged()
+	name := oob.ValueForKey(c.gs.Configstrings[bg.CSServerInfo], "mapname")
+	m, err := c.loadMap(name)
+	if err != nil {
+		c.drop(DropError, "cannot load the server's map: "+err.Error())
+		return false
+	}
+	if err := m.VerifyChecksum(c.gs.Configstrings[bg.CSMapChecksum]); err != nil {
+		c.drop(DropError, "refusing the server's map: "+err.Error())
+		return false
+	}
+	c.world = m
+	c.setState(Primed)
+	return true
+}
+
+// loadMap returns the map name, loading it the first time.
+func (c *Client) loadMap(name string) (*tilemap.Map, error) {
+	if name == "" {
+		return nil, errors.New("client: the serverinfo names no map")
+	}
+	if m, ok := c.maps[name]; ok {
+		return m, nil
+	}
+	m, err := c.cfg.LoadMap(name)
+	if err != nil {
+		return nil, err
+	}
+	c.maps[name] = m
+	return m, nil
+}
+
+// entityRegion returns where the next snapshot's entities go: a virtual
+// index into the parse entity ring whose MaxSnapshotEntities slots are
+// contiguous in the ring.
+func (c *Client) entityRegion() (first int64, phys int) {
+	first = c.parseEntNum
+	phys = int(first % MaxParseEntities)
+	if phys+proto.MaxSnapshotEntities > MaxParseEntities {
+		first += int64(MaxParseEntities - phys)
+		phys = 0
+	}
+	return first, phys
+}
+
+// entities returns the entities of s, which must still be in the ring.
+func (c *Client) entities(s *snapshot) []bg.EntityState {
+	p := int(s.firstEntity % MaxParseEntities)
+	return c.parseEnts[p : p+s.numEntities : p+s.numEntities]
+}
+
+// parseSnapshot reads a snapshot (CL_ParseSnapshot). It reports whether
+// the message can go on.
+func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
+	h := proto.ReadSnapshotHeader(r)
+	if r.Err() != nil {
+		c.fail(r.Err())
+		return false
+	}
+	messageNum := c.serverMessageSequence
+	deltaNum := int32(-1)
+	var old *snapshot
+	valid := false
+	first, phys := c.entityRegion()
+	if h.DeltaNum == 0 {
+		valid = true
+	} else {
+		deltaNum = messageNum - int32(h.DeltaNum)
+		o := &c.snapshots[deltaNum&proto.PacketMask]
+		switch {
+		case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != deltaNum:
+			c.stats.DeltaTooOld++ // the base left the ring, or never arrived
+		case first+proto.MaxSnapshotEntities-o.firstEntity > MaxParseEntities:
+			c.stats.DeltaTooOld++ // its entities were overwritten
+		default:
+			valid = true
+			old = o
+		}
+	}
+	var fromPS *bg.PlayerState
+	var fromEnts []bg.EntityState
+	if old != nil {
+		fromPS, fromEnts = &old.ps, c.entities(old)
+	}
+	out := c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]
+	ents := proto.ReadSnapshotBody(r, fromPS, fromEnts, &c.gs.Baselines, &c.ps, out)
+	if r.Err() != nil {
+		c.fail(r.Err())
+		return false
+	}
+	info := SnapshotInfo{MessageNum: messageNum, ServerTime: h.ServerTime, DeltaNum: deltaNum,
+		Flags: int32(h.Flags), Bytes: size, Valid: valid}
+	if !valid {
+		// Read to the end and thrown away: the next usercmd packet asks
+		// for a full snapshot, because lastValid != this message.
+		c.stats.SnapshotsInvalid++
+		if c.Hooks.Snapshot != nil {
+			c.Hooks.Snapshot(info, &c.ps, ents)
+		}
+		return true
+	}
+
+	// Slots between the last valid snapshot and this one hold older
+	// snapshots that must not be taken for bases of later deltas.
+	from := c.lastValid + 1
+	if messageNum-from >= proto.PacketBackup {
+		from = messageNum - (proto.PacketBackup - 1)
+	}
+	for n := from; n < messageNum; n++ {
+		c.snapshots[n&proto.PacketMask].valid = false
+		c.snapshots[n&proto.PacketMask].usable = false
+	}
+
+	s := &c.snapshots[messageNum&proto.PacketMask]
+	*s = snapshot{
+		valid:       true,
+		messageNum:  messageNum,
+		deltaNum:    deltaNum,
+		serverTime:  h.ServerTime,
+		flags:       int32(h.Flags),
+		ping:        c.ping(c.ps.CommandTime),
+		serverCmd:   c.serverCommandSequence,
+		firstEntity: first,
+		numEntities: len(ents),
+		ps:          c.ps,
+	}
+	c.parseEntNum = first + int64(len(ents))
+	c.lastValid = messageNum
+
+	c.stats.Snapshots++
+	if h.DeltaNum == 0 {
+		c.stats.SnapshotsFull++
+	}
+	if h.Flags&proto.SnapRateDelayed != 0 {
+		c.stats.SnapshotsRateDelayed++
+	}
+	if s.ping >= 0 {
+		c.stats.PingSum += uint64(s.ping)
+		c.stats.PingCount++
+	}
+	// A snapshot must move time forward to be shown: a duplicate time
+	// would make an interpolation fraction divide by zero.
+	if c.snap.valid && h.ServerTime <= c.snap.serverTime {
+		c.stats.SnapshotsStale++
+	} else {
+		s.usable = true
+		c.snap = *s
+		c.newSnapshots = true
+	}
+	if c.Hooks.Snapshot != nil {
+		c.Hooks.Snapshot(info, &s.ps, ents)
+	}
+	return true
+}
+
+// ping returns the time since the newest usercmd packet whose newest
+// command the server had executed by commandTime, or -1.
+func (c *Client) ping(commandTime int32) int32 {
+	if c.ch == nil {
+		return -1
+	}
+	out := int32(c.ch.OutgoingSequence())
+	for i := int32(0); i < proto.PacketBackup; i++ {
+		p := &c.outPackets[(out-1-i)&proto.PacketMask]
+		if p.serverTime > 0 && commandTime >= p.serverTime {
+			return c.realtime - p.realtime
+		}
+	}
+	return -1
+}

@@ -1,0 +1,68 @@
+package client
+
+// Stats are a client's counters since New. Bytes and packets count UDP
+// payloads (netchan or connectionless packets, headers included; no IP or
+// UDP headers). Up counts what the client sent before cl_packetloss and
+// the other impairments; down counts what reached it.
+type Stats struct {
+	BytesUp, PacketsUp     uint64
+	BytesDown, PacketsDown uint64
+	// Messages counts the server messages delivered by the netchan.
+	Messages uint64
+
+	Snapshots            uint64 // decoded from a usable base
+	SnapshotsFull        uint64 // of which not delta-coded
+	SnapshotsRateDelayed uint64 // of which flagged proto.SnapRateDelayed
+	// SnapshotsDropped counts the server messages lost on the way: the
+	// gaps in message numbers.
+	SnapshotsDropped uint64
+	// SnapshotsInvalid counts snapshots delta-coded from a base the
+	// client no longer had (DeltaTooOld tells how often): read and
+	// thrown away.
+	SnapshotsInvalid uint64
+	DeltaTooOld      uint64
+	// SnapshotsStale counts valid snapshots that did not move server
+	// time forward: kept as delta bases, never shown.
+	SnapshotsStale uint64
+	Gamestates     uint64
+
+	ServerCommands uint64 // executed, each once
+	// ServerCommandGaps counts server commands skipped in the sequence;
+	// reliability makes it zero on any network.
+	ServerCommandGaps uint64
+
+	CommandsSent    uint64 // reliable commands queued
+	CommandsRefused uint64 // refused by AddReliableCommand
+
+	UsercmdPackets  uint64
+	Usercmds        uint64 // usercmds written, duplicates included
+	UsercmdsSkipped uint64 // packets that could not carry every command since the last
+	NoDeltaRequests uint64 // usercmd packets asking for a full snapshot
+
+	Frames             uint64
+	FramesExtrapolated uint64 // active frames that reached the newest snapshot
+
+	TimeResets      uint64 // time-sync corrections by reset
+	TimeFastAdjusts uint64 // and by halving
+
+	PingSum, PingCount uint64 // ms, over the snapshots that measured one
+
+	Malformed    uint64 // messages or packets dropped as malformed
+	Foreign      uint64 // packets from another address, or unexpected
+	InboxDropped uint64 // packets dropped because Frame fell behind
+}
+
+// PingAvg returns the mean ping in milliseconds, 0 if none was measured.
+func (s *Stats) PingAvg() float64 {
+	if s.PingCount == 0 {
+		return 0
+	}
+	return float64(s.PingSum) / float64(s.PingCount)
+}
+
+// Stats returns a copy of the counters.
+func (c *Client) Stats() Stats {
+	s := c.stats
+	s.InboxDropped = c.inboxDrop.Load()
+	return s
+}

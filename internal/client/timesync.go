@@ -1,0 +1,110 @@
+package client
+
+import "tremor/internal/proto"
+
+// Thresholds of the server-time correction (CL_AdjustTimeDelta).
+const (
+	// ResetTime: an estimate further than this from the newest snapshot
+	// is replaced outright.
+	ResetTime = 500
+	// FastAdjustTime: an estimate further than this is moved half way.
+	FastAdjustTime = 100
+	// extrapolateMargin: a frame whose estimate comes within this many
+	// milliseconds of the newest snapshot counts as extrapolating.
+	extrapolateMargin = 5
+)
+
+// setCGameTime advances the render time (CL_SetCGameTime). In Primed it
+// waits for the first snapshot of an active client; then every frame it
+// sets serverTime from the realtime and the delta, and every new
+// snapshot corrects the delta.
+func (c *Client) setCGameTime() {
+	if c.state != Active {
+		if c.state != Primed || !c.newSnapshots {
+			return
+		}
+		c.newSnapshots = false
+		if !c.firstSnapshot() {
+			return
+		}
+	}
+	target := c.realtime + c.serverTimeDelta - int32(c.cfg.TimeNudge)
+	// Time never runs backwards. When the estimate jumps back, run at
+	// half speed until it has caught up, rather than freeze.
+	if target < c.oldServerTime {
+		target = max(target, c.oldServerTime+c.frameMsec/2)
+	}
+	if target < c.oldServerTime {
+		target = c.oldServerTime
+	}
+	c.serverTime = target
+	c.oldServerTime = target
+
+	// A frame that reached the newest snapshot had nothing to
+	// interpolate towards: note it for the drift correction.
+	if c.realtime+c.serverTimeDelta >= c.snap.serverTime-extrapolateMargin {
+		c.extrapolated = true
+		c.stats.FramesExtrapolated++
+	}
+	if c.newSnapshots {
+		c.adjustTimeDelta()
+	}
+}
+
+// firstSnapshot makes the client active on its first snapshot that is
+// not flagged SnapNotActive (CL_FirstSnapshot).
+func (c *Client) firstSnapshot() bool {
+	if c.snap.flags&proto.SnapNotActive != 0 {
+		return false
+	}
+	c.serverTimeDelta = c.snap.serverTime - c.realtime
+	c.oldServerTime = c.snap.serverTime - int32(c.cfg.TimeNudge)
+	c.serverTime = c.oldServerTime
+	c.extrapolated = false
+	c.setState(Active)
+	return true
+}
+
+// adjustTimeDelta corrects the server-time estimate with a new snapshot
+// (CL_AdjustTimeDelta), in one of three regimes: reset, halve, drift.
+func (c *Client) adjustTimeDelta() {
+	c.newSnapshots = false
+	newDelta := c.snap.serverTime - c.realtime
+	d := newDelta - c.serverTimeDelta
+	if d < 0 {
+		d = -d
+	}
+	switch {
+	case d > ResetTime:
+		c.serverTimeDelta = newDelta
+		c.stats.TimeResets++
+	case d > FastAdjustTime:
+		c.serverTimeDelta = (c.serverTimeDelta + newDelta) >> 1
+		c.stats.TimeFastAdjusts++
+	default:
+		// Drift: if a frame since the last snapshot had to extrapolate,
+		// the estimate runs ahead, so pull it back 2 ms; otherwise creep
+		// 1 ms forward to keep latency low.
+		if c.extrapolated {
+			c.extrapolated = false
+			c.serverTimeDelta -= 2
+		} else {
+			c.serverTimeDelta++
+		}
+	}
+}
+
+// ServerTime returns the server time to render at this frame: the
+// estimate shifted back by cl_timeNudge (cl.serverTime). It never
+// decreases within one gamestate.
+func (c *Client) ServerTime() int32 { return c.serverTime }
+
+// ServerTimeDelta returns the estimated server time minus the client's
+// realtime.
+func (c *Client) ServerTimeDelta() int32 { return c.serverTimeDelta }
+
+// Extrapolating reports whether this frame's render time has reached the
+// newest snapshot (nothing newer to interpolate towards).
+func (c *Client) Extrapolating() bool {
+	return c.state == Active && c.serverTime >= c.snap.serverTime
+}
