@@ -56,6 +56,13 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 	if s.sv.scramble {
 		proto.ScrambleClientMessage(body, uint32(c.challenge), lastServerCommand)
 	}
+	// A primed client that speaks with the current server id has the
+	// gamestate: it enters the game before its commands run, so that a
+	// chat line sent across a map change reaches the game instead of
+	// being dropped as coming from a client not yet in it.
+	if c.state == StatePrimed {
+		s.enterWorld(c)
+	}
 
 	for c.state >= StateConnected {
 		op := r.ReadUint8()
