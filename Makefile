@@ -23,6 +23,8 @@ TEST_FUZZTIME := $(if $(filter file,$(origin FUZZTIME)),5s,$(FUZZTIME))
 BENCHTIME ?= 1s
 # -timeout for each test binary in `make test`.
 TEST_TIMEOUT ?= 5m
+# How long `make soak` runs.
+SOAK ?= 10m
 # Arguments for `make run` and `make server`.
 ARGS ?=
 
@@ -36,7 +38,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0 (add cmd/headless when it exists).
 NOCGO_CMDS := $(wildcard cmd/server cmd/headless)
 
-.PHONY: help deps test fuzz bench build run server clean
+.PHONY: help deps test fuzz bench soak bandwidth build run server clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -123,6 +125,12 @@ fuzz: ## run every FuzzXxx target in PKGS for FUZZTIME each (default 10s)
 
 bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
 	@go test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+soak: ## long soak: 8 headless clients on a terrible network (SOAK, default 10m), a 2 s blackout every 30 s
+	@go test -race -count=1 -run TestSoak -timeout 0 ./internal/client/headless -args -soak=$(SOAK)
+
+bandwidth: ## measure bytes per second per client with the real binaries over UDP (DURATION seconds per run)
+	@.ci/bandwidth.sh
 
 build: ## compile every package; build bin/client, and bin/server with CGO_ENABLED=0
 	@echo "==> go build $(PKGS)"

@@ -81,6 +81,9 @@ type SnapshotInfo struct {
 	DeltaNum   int32 // message number it was delta-coded from; -1 for a full snapshot
 	Flags      int32 // proto.Snap* flags
 	Bytes      int   // size of the message that carried it, without the netchan header
+	// EntitiesChanged counts the entities the delta spent bits on:
+	// changed, added or removed against its base (all of them when full).
+	EntitiesChanged int
 	// Valid: decoded from a usable base. An invalid snapshot was read and
 	// thrown away; the client asks for a full one next.
 	Valid bool

@@ -376,7 +376,7 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		return false
 	}
 	info := SnapshotInfo{MessageNum: messageNum, ServerTime: h.ServerTime, DeltaNum: deltaNum,
-		Flags: int32(h.Flags), Bytes: size, Valid: valid}
+		Flags: int32(h.Flags), Bytes: size, Valid: valid, EntitiesChanged: proto.CountChanged(fromEnts, ents)}
 	if !valid {
 		// Read to the end and thrown away: the next usercmd packet asks
 		// for a full snapshot, because lastValid != this message.

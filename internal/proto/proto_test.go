@@ -313,3 +313,23 @@ func TestHashKey(t *testing.T) {
 		t.Fatal("hash reads past maxlen")
 	}
 }
+
+func TestCountChanged(t *testing.T) {
+	a := []bg.EntityState{{Number: 1}, {Number: 3, EType: 1}, {Number: 5}}
+	b := []bg.EntityState{{Number: 1}, {Number: 3, EType: 2}, {Number: 4}, {Number: 9}}
+	cases := []struct {
+		name     string
+		from, to []bg.EntityState
+		want     int
+	}{
+		{"same", a, a, 0},
+		{"from nothing", nil, a, 3},
+		{"to nothing", a, nil, 3},
+		{"changed, removed, added", a, b, 4}, // 3 changed, 5 removed, 4 and 9 added
+	}
+	for _, c := range cases {
+		if got := CountChanged(c.from, c.to); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -134,3 +134,27 @@ func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.Ma
 	}
 	return out
 }
+
+// CountChanged returns how many entities differ between two sorted entity
+// lists: changed, added or removed — the entities a delta from from to to
+// has to spend bits on. Bandwidth reports divide by it.
+func CountChanged(from, to []bg.EntityState) int {
+	n, i, j := 0, 0, 0
+	for i < len(from) && j < len(to) {
+		switch {
+		case from[i].Number == to[j].Number:
+			if from[i] != to[j] {
+				n++
+			}
+			i++
+			j++
+		case from[i].Number < to[j].Number:
+			n++ // removed
+			i++
+		default:
+			n++ // added
+			j++
+		}
+	}
+	return n + len(from) - i + len(to) - j
+}

@@ -16,7 +16,7 @@ const (
 	EventChatSent      = "chat_sent"      // text
 	EventChatRefused   = "chat_refused"   // text, reason: AddReliableCommand refused it
 	EventServerCommand = "server_command" // sequence, text
-	EventSnapshot      = "snapshot"       // messageNum, serverTime, deltaNum, bytes, flags, valid
+	EventSnapshot      = "snapshot"       // messageNum, serverTime, deltaNum, bytes, flags, valid, entities_changed
 	EventState         = "state"          // from, to
 	EventDisconnect    = "disconnect"     // reason, by ("user", "server" or "error")
 )
@@ -105,7 +105,8 @@ func (l *logger) snapshot(now time.Duration, i int, s client.SnapshotInfo) {
 		Bytes      int   `json:"bytes"`
 		Flags      int32 `json:"flags"`
 		Valid      bool  `json:"valid"`
-	}{mkHead(now, EventSnapshot, i), s.MessageNum, s.ServerTime, s.DeltaNum, s.Bytes, s.Flags, s.Valid})
+		Changed    int   `json:"entities_changed"`
+	}{mkHead(now, EventSnapshot, i), s.MessageNum, s.ServerTime, s.DeltaNum, s.Bytes, s.Flags, s.Valid, s.EntitiesChanged})
 }
 
 func (l *logger) state(now time.Duration, i int, from, to client.State) {
