@@ -42,6 +42,8 @@ var cvars = []console.Decl{
 		Help: "percent of the clients' packets sent twice"},
 	{Name: "cl_packetreorder", Default: "0", Min: 0, Max: 100,
 		Help: "percent of the clients' packets held back so later ones overtake them"},
+	{Name: "cl_packetburst", Default: "0", Min: 0, Max: 100,
+		Help: "percent of sent packets that start a 250 ms burst of loss"},
 	{Name: "com_maxfps", Default: "60", Flags: console.Integral, Min: 10, Max: 1000,
 		Help: "client frames per second"},
 	{Name: "cl_nopredict", Default: "0", Flags: console.Integral, Min: 0, Max: 1, Aliases: []string{"cg_nopredict"},
@@ -72,6 +74,7 @@ func clientConfig(t *console.Table) client.Config {
 		PacketLoss:      finite(t.Get("cl_packetloss").Float()),
 		PacketDuplicate: finite(t.Get("cl_packetduplicate").Float()),
 		PacketReorder:   finite(t.Get("cl_packetreorder").Float()),
+		PacketBurst:     finite(t.Get("cl_packetburst").Float()),
 	}
 }
 

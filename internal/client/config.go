@@ -60,12 +60,13 @@ type Config struct {
 
 	// Impairments of the packets this client sends (net/netsim): the
 	// cvars cl_packetdelay, cl_packetjitter, cl_packetloss,
-	// cl_packetduplicate and cl_packetreorder. Live.
+	// cl_packetduplicate, cl_packetreorder and cl_packetburst. Live.
 	PacketDelay     time.Duration // one-way delay added to every packet
 	PacketJitter    time.Duration // ± variation of that delay
 	PacketLoss      float64       // percent of packets lost
 	PacketDuplicate float64       // percent of packets sent twice
 	PacketReorder   float64       // percent of packets held back so later ones overtake them
+	PacketBurst     float64       // percent of packets that start a 250 ms burst of loss
 
 	// Seed makes the qport and the impairments reproducible.
 	Seed uint64
@@ -122,5 +123,6 @@ func (c *Config) netsim() netsim.Config {
 		Loss:      c.PacketLoss / 100,
 		Duplicate: c.PacketDuplicate / 100,
 		Reorder:   c.PacketReorder / 100,
+		BurstLoss: c.PacketBurst / 100,
 	}
 }

@@ -40,6 +40,7 @@ type Config struct {
 	PacketLoss    int // sv_packetloss: percent of packets lost
 	PacketDup     int // sv_packetdup: percent of packets sent twice
 	PacketReorder int // sv_packetreorder: percent of packets held back so later ones overtake them
+	PacketBurst   int // sv_packetburst: percent of packets that start a 250 ms burst of loss
 
 	// MapDir is sv_mapdir: a directory searched for NAME.map before the
 	// embedded arenas.
@@ -135,6 +136,8 @@ var cvarTable = []cvarDef{
 		func(c *Config) any { return &c.PacketDup }),
 	intCvar("sv_packetreorder", "0", 0, 100, "percent of sent packets held back up to 100 ms",
 		func(c *Config) any { return &c.PacketReorder }),
+	intCvar("sv_packetburst", "0", 0, 100, "percent of sent packets that start a 250 ms burst of loss",
+		func(c *Config) any { return &c.PacketBurst }),
 	strCvar("sv_mapdir", "", "directory searched for NAME.map before the embedded arenas",
 		func(c *Config) any { return &c.MapDir }),
 	serverInfo(latched(intCvar("g_gametype", "0", 0, 3, "0 free for all, 3 team deathmatch",

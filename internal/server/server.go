@@ -547,6 +547,7 @@ func (s *Server) applyNetsim() {
 		Loss:      float64(s.cfg.PacketLoss) / 100,
 		Duplicate: float64(s.cfg.PacketDup) / 100,
 		Reorder:   float64(s.cfg.PacketReorder) / 100,
+		BurstLoss: float64(s.cfg.PacketBurst) / 100,
 	}
 	if s.sim == nil {
 		if cfg == (netsim.Config{}) {

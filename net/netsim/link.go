@@ -11,6 +11,10 @@ import (
 // when Config.ReorderDelay is zero.
 const DefaultReorderDelay = 100 * time.Millisecond
 
+// DefaultBurstLength is the length of a burst of loss when
+// Config.BurstLength is zero.
+const DefaultBurstLength = 250 * time.Millisecond
+
 // Config is a set of impairments for one direction of a link. The zero
 // Config is a perfect link: every packet is delivered at once, in order.
 // Probabilities outside 0..1 and negative durations or sizes are clamped
@@ -53,6 +57,15 @@ type Config struct {
 	// seconds itself, before Delay and Jitter are added.
 	Bandwidth int
 
+	// BurstLoss is the probability, per packet, that the packet starts a
+	// burst of loss: it and every packet sent in the next BurstLength are
+	// lost, the way Wi-Fi drops a run of packets rather than single ones.
+	BurstLoss float64
+
+	// BurstLength is how long a burst of loss lasts; zero means
+	// DefaultBurstLength.
+	BurstLength time.Duration
+
 	// QueueLimit is how many bytes may wait for a Bandwidth-limited link;
 	// zero means no limit. A packet that would take the queue beyond
 	// QueueLimit is dropped (tail drop). A large limit on a slow link makes
@@ -68,6 +81,8 @@ func (c Config) normalized() Config {
 	c.Loss = clamp01(c.Loss)
 	c.Duplicate = clamp01(c.Duplicate)
 	c.Reorder = clamp01(c.Reorder)
+	c.BurstLoss = clamp01(c.BurstLoss)
+	c.BurstLength = max(c.BurstLength, 0)
 	c.ReorderDelay = max(c.ReorderDelay, 0)
 	c.Bandwidth = max(c.Bandwidth, 0)
 	c.QueueLimit = max(c.QueueLimit, 0)
@@ -85,9 +100,11 @@ func clamp01(p float64) float64 {
 type Stats struct {
 	// Sent counts packets given to Link.Send or Conn.WriteTo.
 	Sent uint64
-	// Dropped counts packets lost (Loss) or refused by a full queue
-	// (QueueLimit, or for a Conn MaxHeld).
+	// Dropped counts packets lost (Loss, a burst) or refused by a full
+	// queue (QueueLimit, or for a Conn MaxHeld).
 	Dropped uint64
+	// Bursts counts bursts of loss started (BurstLoss).
+	Bursts uint64
 	// Duplicated counts packets delivered twice.
 	Duplicated uint64
 	// Reordered counts packets held back by Reorder.
@@ -121,6 +138,7 @@ type Link struct {
 
 	busyUntil   time.Duration // when the serialisation queue empties
 	lastInOrder time.Duration // latest arrival of a packet not held back
+	burstUntil  time.Duration // end of the current burst of loss
 	out         [2]time.Duration
 }
 
@@ -160,6 +178,7 @@ func (l *Link) Send(now time.Duration, size int) []time.Duration {
 	uReorder := l.rng.Float64()
 	uJitter := l.rng.Float64()
 	uHold := l.rng.Float64()
+	uBurst := l.rng.Float64()
 
 	c := &l.cfg
 	size = min(max(size, 0), maxSize)
@@ -172,7 +191,15 @@ func (l *Link) Send(now time.Duration, size int) []time.Duration {
 		t = max(now, l.busyUntil) + txTime(size, c.Bandwidth)
 		l.busyUntil = t
 	}
-	if uLoss < c.Loss {
+	if uBurst < c.BurstLoss && now >= l.burstUntil {
+		n := c.BurstLength
+		if n == 0 {
+			n = DefaultBurstLength
+		}
+		l.burstUntil = now + n
+		l.stats.Bursts++
+	}
+	if uLoss < c.Loss || now < l.burstUntil {
 		// Lost after the bottleneck: it still used the link's time.
 		l.stats.Dropped++
 		return l.out[:0]

@@ -381,3 +381,40 @@ func TestLinkSendAllocs(t *testing.T) {
 		t.Errorf("Send allocates %v times per call", a)
 	}
 }
+
+// Bursts drop every packet for BurstLength after a burst starts, and
+// start at about BurstLoss per packet outside a burst.
+func TestLinkBurstLoss(t *testing.T) {
+	l := NewLink(Config{BurstLoss: 0.01, BurstLength: 200 * time.Millisecond}, 9)
+	const n = 20000
+	var lost, runs, run int
+	longest := 0
+	for i := 0; i < n; i++ {
+		now := time.Duration(i) * 10 * time.Millisecond // a packet every 10 ms
+		if len(l.Send(now, 100)) == 0 {
+			lost++
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		if run > 0 {
+			runs++
+			if run < 20 {
+				t.Fatalf("a burst of %d packets, want at least 20 (200 ms at 10 ms)", run)
+			}
+		}
+		run = 0
+	}
+	st := l.Stats()
+	if st.Bursts == 0 || int(st.Dropped) != lost {
+		t.Fatalf("stats %+v, lost %d", st, lost)
+	}
+	// Each burst loses 20 packets; bursts start at ~1% of the packets
+	// outside bursts: about n/(100+20) bursts.
+	if want := n / 120; runs < want*7/10 || runs > want*13/10 {
+		t.Fatalf("%d bursts, want about %d", runs, want)
+	}
+	if longest > 40 {
+		t.Fatalf("a run of %d lost packets: bursts should not chain so long this often", longest)
+	}
+}
