@@ -108,6 +108,7 @@ type client struct {
 	nextFragmentTime int32 // real time the next fragment may go
 
 	lastPacketTime  int32 // real time of the last packet
+	lastAckTime     int32 // real time the message acknowledge last advanced
 	lastConnectTime int32
 	timeoutCount    int
 	lastZombieReply int32

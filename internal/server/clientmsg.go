@@ -38,6 +38,9 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 	if h.MessageAcknowledge < 0 || h.MessageAcknowledge >= int32(c.chan_.OutgoingSequence()) {
 		return
 	}
+	if h.MessageAcknowledge > c.messageAcknowledge || c.lastAckTime-s.svs.now > 0 {
+		c.lastAckTime = s.svs.now
+	}
 	c.messageAcknowledge = h.MessageAcknowledge
 	if f := &c.frames[h.MessageAcknowledge&proto.PacketMask]; f.messageNum == h.MessageAcknowledge && f.acked < 0 {
 		f.acked = s.svs.now
@@ -199,6 +202,7 @@ func (s *Server) enterWorld(c *client) {
 	c.deltaMessage = -1
 	c.lastUsercmd = bg.UserCmd{}
 	c.nextSnapshotTime = s.svs.time // a snapshot at the next frame
+	c.lastAckTime = s.svs.now
 	s.sv.game.ClientBegin(c.num)
 	s.logf("client %d %s entered the game", c.num, c.name)
 }

@@ -190,6 +190,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string) {
 	}
 	c.applyUserinfo(userinfo)
 	c.lastPacketTime = s.svs.now
+	c.lastAckTime = s.svs.now
 	c.lastConnectTime = s.svs.now
 	c.nextSnapshotTime = s.svs.time
 	if wasConnected {

@@ -118,6 +118,11 @@ func (s *Server) checkTimeouts() {
 			continue
 		}
 		c.timeoutCount = 0
+		// A client that keeps sending but acknowledges nothing the server
+		// sends would otherwise be kept, and sent full snapshots, forever.
+		if c.state == StateActive && c.lastAckTime-dropPoint < 0 {
+			s.dropClient(c, "stopped acknowledging the server's messages")
+		}
 	}
 }
 

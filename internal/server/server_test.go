@@ -484,6 +484,29 @@ func TestTimeoutDrop(t *testing.T) {
 	}
 }
 
+// A client that keeps sending but stops acknowledging the server's
+// messages is dropped with a reason after sv_timeout, not kept (and sent
+// full snapshots) forever.
+func TestStoppedAcknowledgingDrop(t *testing.T) {
+	cfg := testConfig()
+	cfg.Timeout = 2
+	h := newHarness(t, cfg)
+	var drops []string
+	h.srv.OnDrop = func(client int, reason string) { drops = append(drops, reason) }
+	c := h.client("Ana")
+	h.connect(c)
+	h.run(500)
+	c.holdAck = c.messageAck // from now on it acknowledges this message only
+	h.run(1800)
+	if len(drops) != 0 {
+		t.Fatalf("dropped too early: %q", drops)
+	}
+	h.run(700)
+	if len(drops) != 1 || !strings.Contains(drops[0], "acknowledg") {
+		t.Fatalf("drops %q, want one for not acknowledging", drops)
+	}
+}
+
 // map_restart and map send every client a new gamestate with a new
 // server id; the clients play on.
 func TestMapRestartAndMapChange(t *testing.T) {
