@@ -21,6 +21,17 @@ type ClientReport struct {
 	Failed    bool    `json:"failed"`
 	DurationS float64 `json:"duration_s"`
 
+	Counts
+
+	// PredictionErrorMax (pixels) is the largest prediction error, miss
+	// or correction.
+	PredictionErrorMax float64 `json:"prediction_error_max"`
+	PingMsAvg          float64 `json:"ping_ms_avg"`
+}
+
+// Counts are the counters a report gives per client and sums into its
+// totals.
+type Counts struct {
 	Snapshots            uint64 `json:"snapshots"`
 	SnapshotsFull        uint64 `json:"snapshots_full"`
 	SnapshotsRateDelayed uint64 `json:"snapshots_rate_delayed"`
@@ -46,14 +57,37 @@ type ClientReport struct {
 	// the same command, with nothing from the server to explain it.
 	// PredictionCorrections counts those the server explains (a hit, a
 	// knockback, a death or respawn since the previous snapshot): no
-	// client could have foreseen them. PredictionErrorMax (pixels) is the
-	// largest of either.
-	PredictionMisses      int     `json:"prediction_misses"`
-	PredictionCorrections int     `json:"prediction_corrections"`
-	PredictionErrorMax    float64 `json:"prediction_error_max"`
-	Frames                uint64  `json:"frames"`
-	FramesExtrapolated    uint64  `json:"frames_extrapolated"`
-	PingMsAvg             float64 `json:"ping_ms_avg"`
+	// client could have foreseen them.
+	PredictionMisses      int    `json:"prediction_misses"`
+	PredictionCorrections int    `json:"prediction_corrections"`
+	Frames                uint64 `json:"frames"`
+	FramesExtrapolated    uint64 `json:"frames_extrapolated"`
+}
+
+// add adds o's counters to c's.
+func (c *Counts) add(o *Counts) {
+	c.Snapshots += o.Snapshots
+	c.SnapshotsFull += o.SnapshotsFull
+	c.SnapshotsRateDelayed += o.SnapshotsRateDelayed
+	c.SnapshotsDropped += o.SnapshotsDropped
+	c.SnapshotsInvalid += o.SnapshotsInvalid
+	c.BytesDown += o.BytesDown
+	c.BytesUp += o.BytesUp
+	c.PacketsDown += o.PacketsDown
+	c.PacketsUp += o.PacketsUp
+	c.ServerCommands += o.ServerCommands
+	c.ServerCommandGaps += o.ServerCommandGaps
+	c.Gamestates += o.Gamestates
+	c.ChatSent += o.ChatSent
+	c.ChatReceived += o.ChatReceived
+	c.ChatMissing += o.ChatMissing
+	c.ChatDuplicated += o.ChatDuplicated
+	c.ChatOutOfOrder += o.ChatOutOfOrder
+	c.ChatRefused += o.ChatRefused
+	c.PredictionMisses += o.PredictionMisses
+	c.PredictionCorrections += o.PredictionCorrections
+	c.Frames += o.Frames
+	c.FramesExtrapolated += o.FramesExtrapolated
 }
 
 // Totals sum the clients' reports; ping is the mean of the clients' means,
@@ -66,32 +100,10 @@ type Totals struct {
 	DisconnectReasons map[string]int `json:"disconnect_reasons"`
 	DurationS         float64        `json:"duration_s"`
 
-	Snapshots            uint64 `json:"snapshots"`
-	SnapshotsFull        uint64 `json:"snapshots_full"`
-	SnapshotsRateDelayed uint64 `json:"snapshots_rate_delayed"`
-	SnapshotsDropped     uint64 `json:"snapshots_dropped"`
-	SnapshotsInvalid     uint64 `json:"snapshots_invalid"`
-	BytesDown            uint64 `json:"bytes_down"`
-	BytesUp              uint64 `json:"bytes_up"`
-	PacketsDown          uint64 `json:"packets_down"`
-	PacketsUp            uint64 `json:"packets_up"`
-	ServerCommands       uint64 `json:"server_commands"`
-	ServerCommandGaps    uint64 `json:"server_command_gaps"`
-	Gamestates           uint64 `json:"gamestates"`
+	Counts
 
-	ChatSent       int `json:"chat_sent"`
-	ChatReceived   int `json:"chat_received"`
-	ChatMissing    int `json:"chat_missing"`
-	ChatDuplicated int `json:"chat_duplicated"`
-	ChatOutOfOrder int `json:"chat_out_of_order"`
-	ChatRefused    int `json:"chat_refused"`
-
-	PredictionMisses      int     `json:"prediction_misses"`
-	PredictionCorrections int     `json:"prediction_corrections"`
-	PredictionErrorMax    float64 `json:"prediction_error_max"`
-	Frames                uint64  `json:"frames"`
-	FramesExtrapolated    uint64  `json:"frames_extrapolated"`
-	PingMsAvg             float64 `json:"ping_ms_avg"`
+	PredictionErrorMax float64 `json:"prediction_error_max"`
+	PingMsAvg          float64 `json:"ping_ms_avg"`
 }
 
 // Report is the result of a run.
@@ -121,33 +133,35 @@ func (r *Runner) report() *Report {
 		st := p.c.Stats()
 		kind, reason := p.c.Dropped()
 		cr := ClientReport{
-			Client:                p.i,
-			Name:                  p.name,
-			Connected:             p.c.EverActive(),
-			FinalState:            p.c.State().String(),
-			DisconnectReason:      reason,
-			DroppedBy:             kind.String(),
-			DurationS:             (p.stopped - p.started).Seconds(),
-			Snapshots:             st.Snapshots,
-			SnapshotsFull:         st.SnapshotsFull,
-			SnapshotsRateDelayed:  st.SnapshotsRateDelayed,
-			SnapshotsDropped:      st.SnapshotsDropped,
-			SnapshotsInvalid:      st.SnapshotsInvalid,
-			BytesDown:             st.BytesDown,
-			BytesUp:               st.BytesUp,
-			PacketsDown:           st.PacketsDown,
-			PacketsUp:             st.PacketsUp,
-			ServerCommands:        st.ServerCommands,
-			ServerCommandGaps:     st.ServerCommandGaps,
-			Gamestates:            st.Gamestates,
-			ChatSent:              p.chatSent,
-			ChatRefused:           p.chatRefused,
-			PredictionMisses:      p.cgStats.misses - p.cgStats.corrections,
-			PredictionCorrections: p.cgStats.corrections,
-			PredictionErrorMax:    p.cgStats.errorMax,
-			Frames:                st.Frames,
-			FramesExtrapolated:    st.FramesExtrapolated,
-			PingMsAvg:             st.PingAvg(),
+			Client:             p.i,
+			Name:               p.name,
+			Connected:          p.c.EverActive(),
+			FinalState:         p.c.State().String(),
+			DisconnectReason:   reason,
+			DroppedBy:          kind.String(),
+			DurationS:          (p.stopped - p.started).Seconds(),
+			PredictionErrorMax: p.cgStats.errorMax,
+			PingMsAvg:          st.PingAvg(),
+			Counts: Counts{
+				Snapshots:             st.Snapshots,
+				SnapshotsFull:         st.SnapshotsFull,
+				SnapshotsRateDelayed:  st.SnapshotsRateDelayed,
+				SnapshotsDropped:      st.SnapshotsDropped,
+				SnapshotsInvalid:      st.SnapshotsInvalid,
+				BytesDown:             st.BytesDown,
+				BytesUp:               st.BytesUp,
+				PacketsDown:           st.PacketsDown,
+				PacketsUp:             st.PacketsUp,
+				ServerCommands:        st.ServerCommands,
+				ServerCommandGaps:     st.ServerCommandGaps,
+				Gamestates:            st.Gamestates,
+				ChatSent:              p.chatSent,
+				ChatRefused:           p.chatRefused,
+				PredictionMisses:      p.cgStats.misses - p.cgStats.corrections,
+				PredictionCorrections: p.cgStats.corrections,
+				Frames:                st.Frames,
+				FramesExtrapolated:    st.FramesExtrapolated,
+			},
 		}
 		if p.cgStats.frames > 0 {
 			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)
@@ -176,29 +190,8 @@ func (r *Runner) report() *Report {
 		if cr.DisconnectReason != "" {
 			t.DisconnectReasons[cr.DisconnectReason]++
 		}
-		t.Snapshots += cr.Snapshots
-		t.SnapshotsFull += cr.SnapshotsFull
-		t.SnapshotsRateDelayed += cr.SnapshotsRateDelayed
-		t.SnapshotsDropped += cr.SnapshotsDropped
-		t.SnapshotsInvalid += cr.SnapshotsInvalid
-		t.BytesDown += cr.BytesDown
-		t.BytesUp += cr.BytesUp
-		t.PacketsDown += cr.PacketsDown
-		t.PacketsUp += cr.PacketsUp
-		t.ServerCommands += cr.ServerCommands
-		t.ServerCommandGaps += cr.ServerCommandGaps
-		t.Gamestates += cr.Gamestates
-		t.ChatSent += cr.ChatSent
-		t.ChatReceived += cr.ChatReceived
-		t.ChatMissing += cr.ChatMissing
-		t.ChatDuplicated += cr.ChatDuplicated
-		t.ChatOutOfOrder += cr.ChatOutOfOrder
-		t.ChatRefused += cr.ChatRefused
-		t.PredictionMisses += cr.PredictionMisses
-		t.PredictionCorrections += cr.PredictionCorrections
+		t.Counts.add(&cr.Counts)
 		t.PredictionErrorMax = max(t.PredictionErrorMax, cr.PredictionErrorMax)
-		t.Frames += cr.Frames
-		t.FramesExtrapolated += cr.FramesExtrapolated
 		if st.PingCount > 0 {
 			t.PingMsAvg += cr.PingMsAvg
 			pings++
