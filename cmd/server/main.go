@@ -108,7 +108,11 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	for _, c := range serverCommands {
 		t.AddCommand(c[0], c[1], func(a *oob.Args) { srv.Exec(a.Raw()) })
 	}
-	t.AddCommand("quit", "disconnect every client and stop the server", func(*oob.Args) { stop() })
+	// quit goes through the server's queue, so the commands queued before
+	// it (from the command line or the console) run first.
+	t.AddCommand("quit", "disconnect every client and stop the server", func(*oob.Args) {
+		go srv.Do(ctx, stop)
+	})
 
 	if !startsMatch(rest) {
 		t.Append("map arena1")
