@@ -16,6 +16,10 @@
 //
 //	hufftrain [flags] [capture files...]
 //
+//	-play D       capture a real match for D (e.g. 120s): a server on arena2
+//	              on 127.0.0.1, -clients headless clients (default 8) and
+//	              bots up to 16 players; counts what the server's Huffman
+//	              coder is handed (-save FILE keeps the capture)
 //	-synthetic N  add N synthetic messages (default 0)
 //	-seed S       random seed of the synthetic messages
 //	-o FILE       write the table as Go source to FILE (default: none)
@@ -28,9 +32,9 @@
 // per byte and compression ratio of the current default code and of the
 // code trained from the counts, over the counted bytes.
 //
-// The shipped table is regenerated with
+// The shipped table is trained on real traffic:
 //
-//	go run ./cmd/hufftrain -synthetic 20000 -seed 1 -o net/msg/hufftable.go
+//	go run ./cmd/hufftrain -play 120s -o net/msg/hufftable.go
 package main
 
 import (
@@ -51,6 +55,9 @@ func main() {
 	out := flag.String("o", "", "write the frequency table as Go source to this file")
 	pkg := flag.String("pkg", "msg", "package name of the generated file")
 	fields := flag.Bool("fields", false, "print the field change counters of the synthetic tables")
+	play := flag.Duration("play", 0, "capture a real match for this long: a server on arena2 with bots and headless clients on 127.0.0.1")
+	clients := flag.Int("clients", 8, "headless clients of -play")
+	save := flag.String("save", "", "write the bytes -play captured to this file (a capture for later runs)")
 	flag.Parse()
 
 	var freq [256]uint64
@@ -58,6 +65,20 @@ func main() {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			fatal(err)
+		}
+		for _, b := range data {
+			freq[b]++
+		}
+	}
+	if *play > 0 {
+		data, err := Play("arena2", *clients, 16-*clients, *play)
+		if err != nil {
+			fatal(err)
+		}
+		if *save != "" {
+			if err := os.WriteFile(*save, data, 0o644); err != nil {
+				fatal(err)
+			}
 		}
 		for _, b := range data {
 			freq[b]++

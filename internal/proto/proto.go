@@ -21,8 +21,9 @@ import (
 )
 
 // Version is the protocol version a client sends in connect and a server
-// checks (Quake III's PROTOCOL_VERSION was 68).
-const Version = 1
+// checks (Quake III's PROTOCOL_VERSION was 68). Version 2 ships the
+// Huffman table trained on real Tremor traffic.
+const Version = 2
 
 // Limits of the protocol.
 const (

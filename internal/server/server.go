@@ -558,3 +558,9 @@ func (s *Server) applyNetsim() {
 	}
 	s.sim.SetConfig(cfg)
 }
+
+// SetCapture makes the server append every byte it hands its Huffman
+// coder to *buf, before coding (nil stops): the captures cmd/hufftrain
+// trains the Huffman table on. Owner goroutine only: call it through Do
+// while Run runs.
+func (s *Server) SetCapture(buf *[]byte) { s.w.Capture = buf }
