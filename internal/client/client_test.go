@@ -27,7 +27,7 @@ func TestHandshake(t *testing.T) {
 		t.Fatalf("state %v, packets %q", c.State(), s.oobs)
 	}
 	for k, want := range map[string]string{"name": "Tester", "rate": "12000", "snaps": "10",
-		"protocol": "1", "challenge": "-559038737", "qport": itoa(int(c.Qport()))} {
+		"protocol": itoa(proto.Version), "challenge": "-559038737", "qport": itoa(int(c.Qport()))} {
 		if got := oob.ValueForKey(s.userinfo, k); got != want {
 			t.Errorf("userinfo %s = %q, want %q (%s)", k, got, want, s.userinfo)
 		}
@@ -37,12 +37,18 @@ func TestHandshake(t *testing.T) {
 	if c.State() != Connected || len(s.msgs) != 1 {
 		t.Fatalf("state %v, %d messages", c.State(), len(s.msgs))
 	}
-	// Connected: one packet a second carries the acknowledgements.
-	for now += 10; now < 990; now += 10 {
+	// Connected: a packet every ConnectedPacketMsec carries the
+	// acknowledgements, no more.
+	start := now
+	for now += 10; now < start+ConnectedPacketMsec; now += 10 {
 		step(t, c, s, now, bg.UserCmd{})
 	}
 	if len(s.msgs) != 1 {
-		t.Fatalf("%d packets before a second", len(s.msgs))
+		t.Fatalf("%d packets within %d ms", len(s.msgs), ConnectedPacketMsec)
+	}
+	step(t, c, s, now, bg.UserCmd{})
+	if len(s.msgs) != 2 {
+		t.Fatalf("%d packets after %d ms, want 2", len(s.msgs), ConnectedPacketMsec)
 	}
 	s.sendGamestate()
 	step(t, c, s, now, bg.UserCmd{})

@@ -88,11 +88,17 @@ func (c *Client) sendCmd() {
 	c.writePacket()
 }
 
-// readyToSend applies cl_maxpackets (CL_ReadyToSendPacket). Before the
-// gamestate a packet a second is enough to carry the acknowledgements.
+// ConnectedPacketMsec is the interval of the packets a client sends
+// before it has the gamestate: they carry the acknowledgements that tell
+// the server a gamestate was lost. Quake III sent one a second; on a
+// lossy link that made joining take many seconds, so Tremor sends ten.
+const ConnectedPacketMsec = 100
+
+// readyToSend applies cl_maxpackets (CL_ReadyToSendPacket); before the
+// gamestate, one packet every ConnectedPacketMsec.
 func (c *Client) readyToSend() bool {
 	if c.state != Active && c.state != Primed {
-		return c.realtime-c.lastPacketSent >= 1000
+		return c.realtime-c.lastPacketSent >= ConnectedPacketMsec
 	}
 	last := &c.outPackets[(int32(c.ch.OutgoingSequence())-1)&proto.PacketMask]
 	return c.realtime-last.realtime >= int32(1000/c.cfg.MaxPackets)

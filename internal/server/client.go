@@ -126,6 +126,7 @@ type clientStats struct {
 	gamestates                                     int
 	commandsExecuted, commandsFlooded              int
 	usercmds                                       int
+	usercmdsClamped                                int
 }
 
 // ClientInfo is a copy of one client slot's public state (for status,
@@ -155,6 +156,7 @@ type ClientInfo struct {
 	// CommandsFlooded those ignored by sv_floodProtect.
 	CommandsExecuted, CommandsFlooded int
 	Usercmds                          int // usercmds executed
+	UsercmdsClamped                   int // usercmds whose time was pulled back to MaxCommandAhead
 	ReliableSequence                  int32
 	ReliableAcknowledge               int32
 	LastClientCommand                 int32

@@ -183,6 +183,7 @@ func (s *Server) userMove(c *client, r *msg.Reader, key uint32, delta bool, mess
 		}
 		if cmd.ServerTime > limit {
 			cmd.ServerTime = limit
+			c.stats.usercmdsClamped++
 		}
 		if cmd.ServerTime <= c.lastUsercmd.ServerTime {
 			continue // already executed

@@ -234,9 +234,10 @@ func (s *Server) sendGamestate(c *client) {
 		c.scramblePending = scrambleOn
 	}
 	c.stats.gamestates++
-	// Snapshots to a primed client go once a second; acknowledging one
-	// of them without the new server id asks for the gamestate again.
-	c.nextSnapshotTime = s.svs.time + 1000
+	// Messages to a client not in the game go every
+	// NotActiveSnapshotMsec; acknowledging one of them without the new
+	// server id asks for the gamestate again.
+	c.nextSnapshotTime = s.svs.time + NotActiveSnapshotMsec
 }
 
 // confirmGamestate notes that c sent a message with the current server

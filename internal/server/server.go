@@ -507,7 +507,7 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 		Snapshots: c.stats.snapshots, SnapshotsFull: c.stats.snapshotsFull,
 		SnapshotsRateDelayed: c.stats.snapshotsRateDelayed, SnapshotBytes: c.stats.snapshotBytes,
 		Gamestates: c.stats.gamestates, CommandsExecuted: c.stats.commandsExecuted,
-		CommandsFlooded: c.stats.commandsFlooded, Usercmds: c.stats.usercmds,
+		CommandsFlooded: c.stats.commandsFlooded, Usercmds: c.stats.usercmds, UsercmdsClamped: c.stats.usercmdsClamped,
 		ReliableSequence: c.reliableSequence, ReliableAcknowledge: c.reliableAcknowledge,
 		LastClientCommand: c.lastClientCommand,
 	}

@@ -26,9 +26,12 @@ const (
 	// the rate is counted: the IP and UDP headers (20 + 8). The next
 	// snapshot waits (bytes+HeaderRateBytes)*1000/rate ms.
 	HeaderRateBytes = 28
-	// NotActiveSnapshotMsec is the interval of the snapshots sent to a
-	// primed client, which is not in the game yet.
-	NotActiveSnapshotMsec = 1000
+	// NotActiveSnapshotMsec is the interval of the messages sent to a
+	// client not in the game yet. Acknowledging one of them without the
+	// new server id asks for the gamestate again, so this bounds how long
+	// a lost gamestate takes to resend (Quake III: a second; Tremor a
+	// tenth, so joining over a lossy link takes a moment, not seconds).
+	NotActiveSnapshotMsec = 100
 	// snapshotReserve is the room kept for the snapshot when reliable
 	// commands are written ahead of it.
 	snapshotReserve = 6 << 10

@@ -23,6 +23,10 @@ type player struct {
 	c    *client.Client
 	cg   *cgame.CGame
 	gs   uint64 // the client's gamestate count cg was made for
+	// gsAt is the client's real time when cg was made: usercmds sent
+	// across a map change carry the old server id and are never run by
+	// the server, so the prediction may differ for a moment after.
+	gsAt int32
 
 	bot      *bot.Bot
 	botMap   *tilemap.Map
@@ -59,13 +63,19 @@ type chatFrom struct {
 // cgameTotals accumulates the stats of the CGames of successive levels.
 // cgame counts every difference between two predictions as a miss;
 // those that coincide with the server hitting the player (damage,
-// knockback, death) are corrections no client could have foreseen, and
-// are counted apart from the misses of the shared movement code.
+// knockback, death) or with a level change are corrections no client
+// could have foreseen, and are counted apart from the misses of the
+// shared movement code.
 type cgameTotals struct {
 	misses, corrections  int
 	errorMax             float64
 	frames, extrapolated int
 }
+
+// gamestateSettle is how long after a new gamestate a prediction
+// difference counts as a correction: the commands the client sent while
+// the level changed were never run by the server.
+const gamestateSettle = 1000 // ms
 
 // baseMark is what tells a server intervention in the player state the
 // prediction starts from.
@@ -274,6 +284,7 @@ func (p *player) cgameFrame() {
 		p.takeCGameStats()
 		p.gs = st.Gamestates
 		p.cg = cgame.New(c, c.Map(), p.r.cfg.CGame)
+		p.gsAt = c.Realtime()
 		p.cg.SetServerCommandSequence(c.GamestateCommandSequence())
 	}
 	if c.State() != client.Active {
@@ -286,7 +297,8 @@ func (p *player) cgameFrame() {
 		return
 	}
 	mark := markOf(&p.snap.PS)
-	if d := p.cg.Stats.PredictionMisses - before; d > 0 && p.base.intervened(mark) {
+	if d := p.cg.Stats.PredictionMisses - before; d > 0 &&
+		(p.base.intervened(mark) || c.Realtime()-p.gsAt < gamestateSettle) {
 		p.cgStats.corrections += d
 	}
 	p.base = mark

@@ -56,7 +56,8 @@ type Counts struct {
 	// prediction that put the player elsewhere than the previous one for
 	// the same command, with nothing from the server to explain it.
 	// PredictionCorrections counts those the server explains (a hit, a
-	// knockback, a death or respawn since the previous snapshot): no
+	// knockback, a death or respawn since the previous snapshot, or a
+	// level change in the last second): no
 	// client could have foreseen them.
 	PredictionMisses      int    `json:"prediction_misses"`
 	PredictionCorrections int    `json:"prediction_corrections"`
