@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestScriptedRun builds the client and runs the scripted match of the
+// README under xvfb-run: it must exit 0 and leave a screenshot that is a
+// real frame (many colours, not one flat fill).
+func TestScriptedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the client under Xvfb")
+	}
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		t.Skip("xvfb-run not on PATH")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "client")
+	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/client")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, xvfb, "-a", bin, "+set", "net_port", "0", "+map", "duel1", "+addbot", "2", "+wait", "120", "+screenshot", shot, "+quit")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("client did not quit within 90 s\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v\n%s", err, out)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 320 || b.Dy() < 200 {
+		t.Fatalf("screenshot is %v, want a window-sized frame", b)
+	}
+	if n := colours(img); n <= 8 {
+		t.Fatalf("screenshot has %d distinct colours, want more than 8 (a drawn map and HUD)\n%s", n, out)
+	}
+	// The map's solid tiles and the HUD's armor figure are drawn in
+	// colours of their own (cgame/draw): both must cover some pixels.
+	for _, c := range []struct {
+		what    string
+		r, g, b uint8
+		least   int
+	}{
+		{"solid tiles", 0x4a, 0x5a, 0x70, 2000},
+		{"HUD armor text", 0xf0, 0xd0, 0x40, 20},
+	} {
+		if n := count(img, c.r, c.g, c.b); n < c.least {
+			t.Errorf("%s: %d pixels of #%02x%02x%02x, want at least %d", c.what, n, c.r, c.g, c.b, c.least)
+		}
+	}
+}
+
+// count returns how many pixels of img have the colour (r, g, b).
+func count(img image.Image, r, g, b uint8) int {
+	n := 0
+	bd := img.Bounds()
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if uint8(cr>>8) == r && uint8(cg>>8) == g && uint8(cb>>8) == b {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// colours counts the distinct colours of img, up to 1000.
+func colours(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+			if len(seen) >= 1000 {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,254 @@
+// Package session is the Tremor client without its window: the client
+// engine, its cgame, the cvars that drive them and, after a map command,
+// the server engine embedded in the same process. cmd/client drives it
+// once per frame and draws what it holds; tests drive it directly.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"tremor/bg"
+	"tremor/cgame"
+	"tremor/cmd/client/internal/mux"
+	"tremor/internal/client"
+	"tremor/internal/console"
+	"tremor/internal/server"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+// Session is the game without the window: the client engine, its cgame
+// and, after +map, the embedded server it talks to over the loopback
+// netchan.
+type Session struct {
+	t      *console.Table
+	stderr io.Writer
+	seed   uint64
+
+	srv       *server.Server
+	srvCancel context.CancelFunc
+	srvDone   chan error
+
+	c     *client.Client
+	cg    *cgame.CGame
+	gs    uint64 // the engine's gamestate count cg was made for
+	cgcfg cgame.Config
+
+	names     [bg.MaxClients]string
+	lastScore int32 // realtime of the last score request
+}
+
+// New returns a session whose cvars are in t (registered from Cvars),
+// logging to stderr; seed makes the qport reproducible.
+func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
+	s := &Session{t: t, stderr: stderr, seed: seed, cgcfg: cgame.DefaultConfig()}
+	updateCGameConfig(&s.cgcfg, t, stderr)
+	return s
+}
+
+// StartMap loads map name on the embedded server, starting the server and
+// connecting to it the first time.
+func (s *Session) StartMap(name string) error {
+	if strings.ContainsAny(name, "\";\n") || name == "" {
+		return fmt.Errorf("session: bad map name %q", name)
+	}
+	if s.srv != nil {
+		s.srv.Exec("map " + name)
+		return nil
+	}
+	a, b := netchan.NewLoopback()
+	var conn netchan.Conn = a
+	if port := s.t.Get("net_port").Int(); port >= 0 {
+		udp, err := netchan.ListenUDP(net.JoinHostPort(s.t.Get("net_ip").Value(), strconv.Itoa(port)))
+		if err != nil {
+			fmt.Fprintf(s.stderr, "session: no LAN port, local play only: %v\n", err)
+		} else {
+			m := mux.New(a, udp)
+			fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
+			conn = m
+		}
+	}
+	srv, err := server.New(conn, server.DefaultConfig(), prefixWriter{s.stderr, "server: "})
+	if err != nil {
+		conn.Close()
+		b.Close()
+		return err
+	}
+	if err := srv.Map(name); err != nil {
+		srv.Close()
+		b.Close()
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.srv, s.srvCancel, s.srvDone = srv, cancel, make(chan error, 1)
+	go func() { s.srvDone <- srv.Run(ctx) }()
+	s.open(b, srv.Addr())
+	return nil
+}
+
+// Connect joins the server at addr ("host[:port]") over UDP.
+func (s *Session) Connect(addr string) error {
+	to, err := resolve(addr)
+	if err != nil {
+		return err
+	}
+	local := "0.0.0.0:0"
+	if to.Addr().Is6() {
+		local = "[::]:0"
+	}
+	conn, err := netchan.ListenUDP(local)
+	if err != nil {
+		return err
+	}
+	s.open(conn, to)
+	return nil
+}
+
+// open replaces the client engine with one over conn connecting to addr.
+func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
+	if s.c != nil {
+		s.c.Close()
+	}
+	s.cg, s.gs = nil, 0
+	s.c = client.New(conn, clientConfig(s.t, s.seed))
+	s.c.Connect(addr)
+}
+
+// AddBots forwards addbot to the embedded server.
+func (s *Session) AddBots(args string) error {
+	if s.srv == nil {
+		return errors.New("session: addbot needs a local server: use +map first")
+	}
+	s.srv.Exec("addbot " + args)
+	return nil
+}
+
+// ApplyConfig gives the engine the cvars' current values.
+func (s *Session) ApplyConfig() {
+	if s.c != nil {
+		s.c.SetConfig(clientConfig(s.t, s.seed))
+	}
+}
+
+// Frame runs the engine and cgame for one client frame.
+func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
+	c := s.c
+	if c == nil {
+		return
+	}
+	c.Frame(now, cmd)
+	if c.State() < client.Primed || c.Map() == nil {
+		return
+	}
+	if st := c.Stats(); s.cg == nil || st.Gamestates != s.gs {
+		s.gs = st.Gamestates
+		s.cg = cgame.New(c, c.Map(), &s.cgcfg)
+		s.cg.SetServerCommandSequence(c.GamestateCommandSequence())
+	}
+	if c.State() != client.Active {
+		return
+	}
+	updateCGameConfig(&s.cgcfg, s.t, s.stderr)
+	s.cg.Frame(c.Realtime())
+	for i := range s.names {
+		s.names[i] = oob.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
+	}
+	if wantScores && c.Realtime()-s.lastScore >= 1000 {
+		s.lastScore = c.Realtime()
+		_ = c.AddReliableCommand("score")
+	}
+}
+
+// Active returns the cgame to draw, or nil.
+func (s *Session) Active() *cgame.CGame {
+	if s.c == nil || s.c.State() != client.Active {
+		return nil
+	}
+	return s.cg
+}
+
+// Status returns a line about the connection when not in the game.
+func (s *Session) Status() string {
+	if s.c == nil {
+		return "not connected: +map NAME or +connect HOST[:PORT]"
+	}
+	switch st := s.c.State(); st {
+	case client.Active:
+		return ""
+	case client.Disconnected:
+		_, reason := s.c.Dropped()
+		return "disconnected: " + reason
+	default:
+		return st.String() + "..."
+	}
+}
+
+// Clock returns the level start time and the time limit in minutes.
+func (s *Session) Clock() (start int32, limit int) {
+	if s.c == nil {
+		return 0, 0
+	}
+	st, _ := strconv.Atoi(s.c.Configstring(bg.CSLevelStartTime))
+	limit, _ = strconv.Atoi(oob.ValueForKey(s.c.Configstring(bg.CSServerInfo), "timelimit"))
+	return int32(st), limit
+}
+
+// Close disconnects and stops the embedded server.
+func (s *Session) Close() {
+	if s.c != nil {
+		s.c.Close()
+	}
+	if s.srv != nil {
+		s.srvCancel()
+		select {
+		case <-s.srvDone:
+		case <-time.After(3 * time.Second):
+		}
+		s.srv.Close()
+	}
+}
+
+// resolve turns "host[:port]" into an address.
+func resolve(s string) (netip.AddrPort, error) {
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(netchan.DefaultPort))
+	}
+	ua, err := net.ResolveUDPAddr("udp", s)
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("session: cannot resolve %q: %w", s, err)
+	}
+	ap := ua.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}
+
+// prefixWriter writes each write with a prefix (the server's log lines).
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}
+
+func fmtLine(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, format+"\n", args...)
+}
+
+// Client returns the client engine, nil before Connect or StartMap.
+func (s *Session) Client() *client.Client { return s.c }
+
+// Names returns every client's name by client number, as of the last
+// Frame.
+func (s *Session) Names() *[bg.MaxClients]string { return &s.names }
