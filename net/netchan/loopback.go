@@ -4,8 +4,6 @@ import (
 	"errors"
 	"net"
 	"net/netip"
-	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -45,13 +43,8 @@ func IsLoopbackAddr(addr netip.AddrPort) bool {
 // allocates a timer.
 type LoopbackConn struct {
 	local, remote netip.AddrPort
-	in, out       *loopPipe
-
-	mu       sync.Mutex
-	deadline time.Time
-	changed  chan struct{} // closed and replaced when the deadline changes
-	done     chan struct{} // closed by Close
-	closed   bool
+	in, out       *PacketRing
+	rd            *ReadDeadline
 }
 
 // NewLoopback returns the two ends of an in-memory packet pair. What one
@@ -70,15 +63,12 @@ func NewLoopback() (a, b *LoopbackConn) {
 		ip[15-i] = byte(n >> (8 * i))
 	}
 	addr := netip.AddrFrom16(ip)
-	ab, ba := newLoopPipe(), newLoopPipe()
+	ab, ba := NewPacketRing(LoopbackQueueLen), NewPacketRing(LoopbackQueueLen)
 	a = &LoopbackConn{
 		local: netip.AddrPortFrom(addr, 1), remote: netip.AddrPortFrom(addr, 2),
-		in: ba, out: ab, changed: make(chan struct{}), done: make(chan struct{}),
+		in: ba, out: ab, rd: NewReadDeadline(),
 	}
-	b = &LoopbackConn{
-		local: a.remote, remote: a.local,
-		in: ab, out: ba, changed: make(chan struct{}), done: make(chan struct{}),
-	}
+	b = &LoopbackConn{local: a.remote, remote: a.local, in: ab, out: ba, rd: NewReadDeadline()}
 	return a, b
 }
 
@@ -93,7 +83,7 @@ func (c *LoopbackConn) RemoteAddr() netip.AddrPort { return c.remote }
 // peer closed, is dropped silently, as UDP would.
 func (c *LoopbackConn) WriteTo(p []byte, to netip.AddrPort) error {
 	select {
-	case <-c.done:
+	case <-c.rd.Done():
 		return net.ErrClosed
 	default:
 	}
@@ -103,135 +93,27 @@ func (c *LoopbackConn) WriteTo(p []byte, to netip.AddrPort) error {
 	if len(p) > MaxLoopbackPacket {
 		return ErrPacketTooLarge
 	}
-	c.out.push(p)
+	c.out.Push(p, c.local)
 	return nil
 }
 
 // ReadFrom implements Conn. Like a UDP socket, it reports a passed
 // deadline even when packets are waiting.
 func (c *LoopbackConn) ReadFrom(p []byte) (int, netip.AddrPort, error) {
-	for {
-		c.mu.Lock()
-		closed, deadline, changed := c.closed, c.deadline, c.changed
-		c.mu.Unlock()
-		if closed {
-			return 0, netip.AddrPort{}, net.ErrClosed
-		}
-		var timeout <-chan time.Time
-		var timer *time.Timer
-		if !deadline.IsZero() {
-			d := time.Until(deadline)
-			if d <= 0 {
-				return 0, netip.AddrPort{}, os.ErrDeadlineExceeded
-			}
-			if n, ok := c.in.pop(p); ok {
-				return n, c.remote, nil
-			}
-			timer = time.NewTimer(d)
-			timeout = timer.C
-		} else if n, ok := c.in.pop(p); ok {
-			return n, c.remote, nil
-		}
-		select {
-		case <-c.in.ready:
-		case <-changed:
-		case <-c.done:
-		case <-timeout:
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-	}
+	return c.rd.Read(c.in, p)
 }
 
 // SetReadDeadline implements Conn. It wakes blocked reads so they see the
 // new deadline.
-func (c *LoopbackConn) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return net.ErrClosed
-	}
-	c.deadline = t
-	close(c.changed)
-	c.changed = make(chan struct{})
-	return nil
-}
+func (c *LoopbackConn) SetReadDeadline(t time.Time) error { return c.rd.Set(t) }
 
 // Close implements Conn: blocked and later reads and writes on c return
 // net.ErrClosed, and packets the peer sends to c are dropped. Closing twice
 // returns net.ErrClosed.
 func (c *LoopbackConn) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return net.ErrClosed
+	if err := c.rd.Close(); err != nil {
+		return err
 	}
-	c.closed = true
-	close(c.done)
-	c.in.close()
+	c.in.Close()
 	return nil
-}
-
-// loopPipe is one direction of a loopback pair: a bounded ring of packets.
-// Slot buffers are kept and reused, so once every slot has carried a packet
-// as large as the current ones, writes and reads without a deadline do not
-// allocate.
-type loopPipe struct {
-	mu      sync.Mutex
-	slots   [LoopbackQueueLen][]byte
-	head, n int
-	closed  bool
-	ready   chan struct{} // holds a token while packets may be waiting
-}
-
-func newLoopPipe() *loopPipe {
-	return &loopPipe{ready: make(chan struct{}, 1)}
-}
-
-func (q *loopPipe) push(p []byte) {
-	q.mu.Lock()
-	if q.closed || q.n == LoopbackQueueLen {
-		q.mu.Unlock()
-		return
-	}
-	i := (q.head + q.n) % LoopbackQueueLen
-	q.slots[i] = append(q.slots[i][:0], p...)
-	q.n++
-	q.mu.Unlock()
-	q.signal()
-}
-
-// pop copies the oldest packet into p.
-func (q *loopPipe) pop(p []byte) (int, bool) {
-	q.mu.Lock()
-	if q.n == 0 {
-		q.mu.Unlock()
-		return 0, false
-	}
-	n := copy(p, q.slots[q.head])
-	q.head = (q.head + 1) % LoopbackQueueLen
-	q.n--
-	more := q.n > 0
-	q.mu.Unlock()
-	if more {
-		// Pass the token on to another blocked reader.
-		q.signal()
-	}
-	return n, true
-}
-
-func (q *loopPipe) signal() {
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-}
-
-func (q *loopPipe) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.n = 0
-	q.slots = [LoopbackQueueLen][]byte{}
-	q.mu.Unlock()
 }
