@@ -35,7 +35,9 @@ func (g *Arena) validClient(n int) bool {
 // does no damage; teammates (without g_friendlyFire) and spawn-protected
 // players then take nothing; damage to oneself is halved (after the
 // knockback: rocket jumps keep their full push); armor absorbs 2/3,
-// rounded up, as far as it lasts; the rest comes off health.
+// rounded up, as far as it lasts; the rest comes off health. Every hit
+// that pushes or hurts bumps the victim's DamageEvent, so that a client
+// can tell a server-made change of its movement from a misprediction.
 func (g *Arena) damage(targ, inflictor, attacker int, dir, point bg.Vec, dmg int32, flags int, mod int32) {
 	if !g.validClient(targ) || g.lv.intermission {
 		return
@@ -45,6 +47,7 @@ func (g *Arena) damage(targ, inflictor, attacker int, dir, point bg.Vec, dmg int
 		return
 	}
 	knock := min(dmg, MaxKnockback)
+	pushed := false
 	if flags&damageNoKnockback == 0 && (dir.X != 0 || dir.Y != 0) {
 		k := int64(knock) * int64(g.cfg.Knockback) * bg.UnitsPerPixel / KnockbackMass
 		kx, ky := scaleTo(int64(dir.X), int64(dir.Y), k)
@@ -56,13 +59,20 @@ func (g *Arena) damage(targ, inflictor, attacker int, dir, point bg.Vec, dmg int
 			ps.PmFlags |= bg.PMFTimeKnockback
 		}
 		ps.GroundEntity = bg.EntityNumNone
+		pushed = k > 0
 	}
 	attackerIsClient := g.validClient(attacker)
 	if attackerIsClient && attacker != targ && g.gametype == bg.GTTeam && !g.cfg.FriendlyFire &&
 		g.clients[attacker].team == g.clients[targ].team {
+		if pushed {
+			markHit(ps, 0, dir)
+		}
 		return
 	}
 	if ps.EFlags&bg.EFSpawnProtect != 0 && flags&damageNoProtection == 0 {
+		if pushed {
+			markHit(ps, 0, dir)
+		}
 		return
 	}
 	if targ == attacker {
@@ -79,13 +89,7 @@ func (g *Arena) damage(targ, inflictor, attacker int, dir, point bg.Vec, dmg int
 		hits := &g.ps[attacker].Persistant[bg.PersHits]
 		*hits = (*hits + 1) & 0x7fff
 	}
-	ps.DamageEvent = (ps.DamageEvent + 1) & 0xff
-	ps.DamageCount = min(take+save, 255)
-	if dir.X != 0 || dir.Y != 0 {
-		ps.DamageDir = Angle(-int64(dir.X), -int64(dir.Y))
-	} else {
-		ps.DamageDir = 16384 // from below: lava, the world
-	}
+	markHit(ps, take+save, dir)
 	g.log(LogEntry{Kind: LogHit, Client: logClient(attacker), Target: targ, MOD: mod, Amount: take})
 
 	ps.Stats[bg.StatHealth] = max(ps.Stats[bg.StatHealth]-take, -999)
@@ -228,4 +232,17 @@ func logClient(n int) int {
 		return -1
 	}
 	return n
+}
+
+// markHit records a hit taken in the player state: DamageEvent counts
+// it, DamageCount says how much it took (0 for a push that did no
+// damage) and DamageDir where it came from.
+func markHit(ps *bg.PlayerState, amount int32, dir bg.Vec) {
+	ps.DamageEvent = (ps.DamageEvent + 1) & 0xff
+	ps.DamageCount = min(amount, 255)
+	if dir.X != 0 || dir.Y != 0 {
+		ps.DamageDir = Angle(-int64(dir.X), -int64(dir.Y))
+	} else {
+		ps.DamageDir = 16384 // from below: lava, the world
+	}
 }

@@ -110,9 +110,15 @@ func TestSpawnProtection(t *testing.T) {
 		}
 		h.Place(a.Num, 5, floorRow)
 		h.Place(b.Num, 15, floorRow)
+		ev := h.PS(b.Num).DamageEvent
 		shoot(h, a, bg.WPRailgun, aimRight)
 		if health(h, b) != game.StartHealth {
 			t.Errorf("protected player took damage: health %d", health(h, b))
+		}
+		// The rail still pushed it: the client must be told (DamageEvent)
+		// so that it does not take the push for a misprediction.
+		if ps := h.PS(b.Num); ps.DamageEvent == ev || ps.DamageCount != 0 {
+			t.Errorf("protected push: DamageEvent %d -> %d, DamageCount %d; want a bump with count 0", ev, ps.DamageEvent, ps.DamageCount)
 		}
 		h.RunFor(1000)
 		if h.PS(b.Num).EFlags&bg.EFSpawnProtect != 0 {
