@@ -191,3 +191,58 @@ func FuzzParseCommandLine(f *testing.F) {
 		}
 	})
 }
+
+func TestConfigFile(t *testing.T) {
+	kv := map[string]string{"name": "Visor the 2nd", "rate": "25000", "cl_timeNudge": "-20", "empty": "",
+		"quoted": `say "hi"`, "bad name": "x", "semi;colon": "1", "path": `C:\games`}
+	b := EncodeConfig(kv)
+	got, err := DecodeConfig(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := maps.Clone(kv)
+	delete(want, "quoted") // a double quote cannot be read back
+	delete(want, "bad name")
+	delete(want, "semi;colon")
+	if !maps.Equal(got, want) {
+		t.Errorf("round trip %q\nwant %q\nfile:\n%s", got, want, b)
+	}
+	for _, tc := range []struct {
+		name, in string
+		ok       bool
+	}{
+		{"comments and binds", "// hi\n\nbind a +moveleft\nseta rate 8000\n", true},
+		{"set too", "set rate 8000", true},
+		{"missing value", "seta rate", false},
+		{"extra word", "seta rate 1 2", false},
+		{"too big", strings.Repeat("x", MaxConfigSize+1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeConfig([]byte(tc.in))
+			if (err == nil) != tc.ok {
+				t.Errorf("err = %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
+
+func FuzzDecodeConfig(f *testing.F) {
+	f.Add([]byte("seta name \"Visor\"\nbind a +moveleft\n// c\n"))
+	f.Add([]byte("seta a\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		kv, err := DecodeConfig(b)
+		if err != nil {
+			return
+		}
+		// What was read and can be written reads back the same.
+		again, err := DecodeConfig(EncodeConfig(kv))
+		if err != nil {
+			t.Fatalf("re-read: %v", err)
+		}
+		for k, v := range again {
+			if kv[k] != v {
+				t.Fatalf("%q: %q became %q", k, kv[k], v)
+			}
+		}
+	})
+}
