@@ -14,7 +14,7 @@ import "tremor/net/msg"
 // PlayerStateTable codes PlayerState in the player-state style.
 var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "CommandTime", Bits: 32},
+		{Name: "CommandTime", Bits: 32, Inc: 8},
 		{Name: "Origin.X", Bits: -20},
 		{Name: "Aim", Bits: 16},
 		{Name: "WeaponTime", Bits: -16},

@@ -69,6 +69,7 @@ type sim struct {
 	r        msg.Reader
 	gs       proto.Gamestate
 	prevPS   bg.PlayerState
+	prevTime int32 // server time of the previous snapshot, the base of the next
 	prevEnts []bg.EntityState
 	havePrev bool
 }
@@ -273,7 +274,7 @@ func (s *sim) buildSnapshot(ms int32) {
 	if s.codec {
 		s.w.Reset(s.buf, msg.Huffman)
 		fromPS, fromEnts := &s.prevPS, s.prevEnts
-		h := proto.SnapshotHeader{ServerTime: ms, DeltaNum: 1}
+		h := proto.SnapshotHeader{ServerTime: ms, DeltaNum: 1, BaseTime: s.prevTime}
 		if !s.havePrev {
 			fromPS, fromEnts, h.DeltaNum = nil, nil, 0
 		}
@@ -286,11 +287,12 @@ func (s *sim) buildSnapshot(ms int32) {
 			s.tb.Fatal("sim: not a snapshot")
 		}
 		got := proto.ReadSnapshotHeader(&s.r)
+		got.ResolveTime(s.prevTime)
 		sl.buf = proto.ReadSnapshotBody(&s.r, fromPS, fromEnts, &s.gs.Baselines, &sl.s.PS, sl.buf)
 		if err := s.r.Err(); err != nil || got.ServerTime != ms {
 			s.tb.Fatalf("sim: decoding snapshot: %v", err)
 		}
-		s.prevPS, s.havePrev = sl.s.PS, true
+		s.prevPS, s.havePrev, s.prevTime = sl.s.PS, true, ms
 		s.prevEnts = append(s.prevEnts[:0], sl.buf...)
 	} else {
 		sl.buf = append(sl.buf[:0], ents...)

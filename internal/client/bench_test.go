@@ -74,7 +74,7 @@ func (s *snapSource) next() []byte {
 	var fromPS *bg.PlayerState
 	var fromEnts []bg.EntityState
 	if s.seq > 1 {
-		h.DeltaNum = 1
+		h.DeltaNum, h.BaseTime = 1, s.time-50
 		fromPS, fromEnts = &s.ps[prev], s.ents[prev]
 	}
 	proto.WriteSnapshot(&s.w, h, fromPS, ps, fromEnts, ents, &s.gs.Baselines)

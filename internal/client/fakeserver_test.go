@@ -314,6 +314,7 @@ func (s *fakeServer) sendSnapshot(serverTime int32, ps bg.PlayerState, ents []bg
 	if delta > 0 {
 		f := &s.frames[(seq-int32(delta))&proto.PacketMask]
 		fromPS, fromEnts = &f.ps, f.ents
+		h.BaseTime = f.serverTime
 	}
 	proto.WriteSnapshot(w, h, fromPS, &ps, fromEnts, ents, &s.gs.Baselines)
 	s.frames[seq&proto.PacketMask] = frame{messageNum: seq, serverTime: serverTime, ps: ps, ents: append([]bg.EntityState(nil), ents...)}

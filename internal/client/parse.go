@@ -364,6 +364,13 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 			old = o
 		}
 	}
+	if h.DeltaNum != 0 {
+		// The time may have come as an increment from the base's; if the
+		// base is gone the snapshot is thrown away and its time stays 0.
+		if o := &c.snapshots[deltaNum&proto.PacketMask]; o.messageNum == deltaNum && o.valid {
+			h.ResolveTime(o.serverTime)
+		}
+	}
 	var fromPS *bg.PlayerState
 	var fromEnts []bg.EntityState
 	if old != nil {

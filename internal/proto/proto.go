@@ -21,9 +21,11 @@ import (
 )
 
 // Version is the protocol version a client sends in connect and a server
-// checks (Quake III's PROTOCOL_VERSION was 68). Version 2 ships the
-// Huffman table trained on real Tremor traffic.
-const Version = 2
+// checks (Quake III's PROTOCOL_VERSION was 68). Version 2 shipped the
+// Huffman table trained on real Tremor traffic; version 3 sends a delta
+// snapshot's server time and the player state's command time as short
+// increments from the base.
+const Version = 3
 
 // Limits of the protocol.
 const (

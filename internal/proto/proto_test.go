@@ -70,7 +70,10 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			fromEnts, fromPS = nil, nil
 		}
 		w := msg.NewWriter(buf, msg.Huffman)
-		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed}
+		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed, BaseTime: int32(iter*50 - 50)}
+		if iter%7 == 3 {
+			h.BaseTime -= 300 // too far back for an increment: the time goes whole
+		}
 		WriteSnapshot(w, h, fromPS, &ps, fromEnts, ents, &gs.Baselines)
 		w.WriteUint8(SvcEOF)
 		if w.Err() != nil {
@@ -80,8 +83,13 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if op := r.ReadUint8(); op != SvcSnapshot {
 			t.Fatalf("op %d", op)
 		}
-		if got := ReadSnapshotHeader(r); got != h {
-			t.Fatalf("header %+v", got)
+		gh := ReadSnapshotHeader(r)
+		if inc := gh.TimeIncrement != 0; inc != (iter%7 != 3) {
+			t.Fatalf("iter %d: time increment %d", iter, gh.TimeIncrement)
+		}
+		gh.ResolveTime(h.BaseTime)
+		if gh.ServerTime != h.ServerTime || gh.DeltaNum != h.DeltaNum || gh.Flags != h.Flags {
+			t.Fatalf("header %+v, want %+v", gh, h)
 		}
 		var gotPS bg.PlayerState
 		got := ReadSnapshotBody(r, fromPS, fromEnts, &gs.Baselines, &gotPS, make([]bg.EntityState, 0, MaxSnapshotEntities))

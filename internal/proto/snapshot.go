@@ -8,12 +8,38 @@ import (
 )
 
 // SnapshotHeader starts an SvcSnapshot operation.
+//
+// On the wire: DeltaNum (8 bits), Flags (8 bits), then the server time. A
+// full snapshot sends it in 32 bits; a delta snapshot sends a one bit and
+// the increment from its base's server time in TimeIncrementBits when it
+// is 1 to 255 ms (one or a few server frames: the usual case), else a
+// zero bit and the 32-bit time. Quake III always sent 32 bits.
 type SnapshotHeader struct {
+	// ServerTime is the snapshot's server time. After ReadSnapshotHeader
+	// it is 0 when the time came as an increment (TimeIncrement > 0):
+	// the caller finds the base and calls ResolveTime.
 	ServerTime int32
 	// DeltaNum is how many messages back the snapshot this one is
 	// delta-coded from was sent; 0 means a full snapshot.
 	DeltaNum uint8
 	Flags    uint8
+	// BaseTime is, when writing a delta snapshot, its base's server time.
+	BaseTime int32
+	// TimeIncrement is, after reading, the increment the time came as, or
+	// 0 if it came whole.
+	TimeIncrement int32
+}
+
+// TimeIncrementBits is the width of a snapshot's server time sent as an
+// increment from its base.
+const TimeIncrementBits = 8
+
+// ResolveTime sets ServerTime from the base's server time when the time
+// came as an increment.
+func (h *SnapshotHeader) ResolveTime(baseTime int32) {
+	if h.TimeIncrement > 0 {
+		h.ServerTime = baseTime + h.TimeIncrement
+	}
 }
 
 // WriteSnapshot writes an SvcSnapshot: the header, the player state as a
@@ -23,9 +49,19 @@ type SnapshotHeader struct {
 func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 	fromEnts, ents []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
 	w.WriteUint8(SvcSnapshot)
-	w.WriteLong(h.ServerTime)
 	w.WriteUint8(h.DeltaNum)
 	w.WriteUint8(h.Flags)
+	if h.DeltaNum != 0 {
+		if d := h.ServerTime - h.BaseTime; d > 0 && d < 1<<TimeIncrementBits {
+			w.WriteBits(1, 1)
+			w.WriteBits(uint32(d), TimeIncrementBits)
+		} else {
+			w.WriteBits(0, 1)
+			w.WriteLong(h.ServerTime)
+		}
+	} else {
+		w.WriteLong(h.ServerTime)
+	}
 	bg.PlayerStateTable.WriteDeltaPlayerState(w, fromPS, ps)
 	WritePacketEntities(w, fromEnts, ents, baselines)
 }
@@ -33,7 +69,16 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 // ReadSnapshotHeader reads the header of an SvcSnapshot; the caller then
 // picks the base the header names and calls ReadSnapshotBody.
 func ReadSnapshotHeader(r *msg.Reader) SnapshotHeader {
-	return SnapshotHeader{ServerTime: r.ReadLong(), DeltaNum: r.ReadUint8(), Flags: r.ReadUint8()}
+	h := SnapshotHeader{DeltaNum: r.ReadUint8(), Flags: r.ReadUint8()}
+	if h.DeltaNum != 0 && r.ReadBits(1) == 1 {
+		h.TimeIncrement = int32(r.ReadBits(TimeIncrementBits))
+		if h.TimeIncrement == 0 {
+			r.Fail(fmt.Errorf("proto: snapshot time increment of 0"))
+		}
+		return h
+	}
+	h.ServerTime = r.ReadLong()
+	return h
 }
 
 // ReadSnapshotBody reads the player state and entities of a snapshot,

@@ -236,6 +236,7 @@ type snapRecord struct {
 type snapFrame struct {
 	messageNum int32
 	valid      bool
+	serverTime int32
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -458,6 +459,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 					usable = false
 				} else {
 					fromPS, fromEnts = &f.ps, f.ents
+					h.ResolveTime(f.serverTime)
 				}
 			}
 			var ps bg.PlayerState
@@ -466,7 +468,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 				continue
 			}
 			rec := snapRecord{messageNum: seq, header: h, usable: usable, ps: ps, ents: ents, size: len(body)}
-			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, ps: ps, ents: ents}
+			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, serverTime: h.ServerTime, ps: ps, ents: ents}
 			c.snaps = append(c.snaps, rec)
 			c.lastSnap = rec
 		default:

@@ -233,6 +233,7 @@ func (s *Server) writeSnapshotToClient(c *client, w *msg.Writer, frame *clientSn
 		return true
 	}
 	h.DeltaNum = uint8(seq - c.deltaMessage)
+	h.BaseTime = old.serverTime
 	proto.WriteSnapshot(w, h, &old.ps, &frame.ps, s.frameEntities(old), ents, &lv.gamestate.Baselines)
 	return false
 }

@@ -27,8 +27,8 @@ type testEntity struct {
 
 var entityTable = MustTable[testEntity]("testEntity", TableSpec{
 	Fields: []Field{
-		{"X", 0}, {"Y", 0}, {"Event", -10}, {"Time", -32}, {"Flags", 19},
-		{"Angle", 0}, {"Model", 8}, {"Big", 32}, {"Bit", 1}, {"SignBit", -1}, {"Odd", -13},
+		{"X", 0, 0}, {"Y", 0, 0}, {"Event", -10, 0}, {"Time", -32, 0}, {"Flags", 19, 0},
+		{"Angle", 0, 0}, {"Model", 8, 0}, {"Big", 32, 0}, {"Bit", 1, 0}, {"SignBit", -1, 0}, {"Odd", -13, 0},
 	},
 	Omit: []string{"Number"},
 })
@@ -46,8 +46,8 @@ type testPlayer struct {
 
 var playerTable = MustTable[testPlayer]("testPlayer", TableSpec{
 	Fields: []Field{
-		{"CommandTime", 32}, {"X", 0}, {"Y", 0}, {"VelX", 0}, {"VelY", 0},
-		{"WeaponTime", -16}, {"Weapon", 5},
+		{"CommandTime", 32, 0}, {"X", 0, 0}, {"Y", 0, 0}, {"VelX", 0, 0}, {"VelY", 0, 0},
+		{"WeaponTime", -16, 0}, {"Weapon", 5, 0},
 	},
 	Arrays: []ArrayField{{"Stats", -16}, {"Ammo", 10}, {"Powerups", 32}},
 })
@@ -64,8 +64,8 @@ type testCmd struct {
 
 var cmdTable = MustTable[testCmd]("testCmd", TableSpec{
 	Fields: []Field{
-		{"ServerTime", 32}, {"Angle", 16}, {"Forward", -8}, {"Right", -8},
-		{"Buttons", 16}, {"Weapon", 8}, {"Aim", 0},
+		{"ServerTime", 32, 0}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
+		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
 	},
 })
 
@@ -425,8 +425,8 @@ func TestNestedStructFields(t *testing.T) {
 		Event  int32
 	}
 	tbl, err := NewTable[ent]("nested", TableSpec{
-		Fields: []Field{{"Pos.Base.X", -20}, {"Pos.Base.Y", -20}, {"Event", 8},
-			{"Pos.Type", 4}, {"Pos.Delt.X", -16}, {"Pos.Delt.Y", -16}},
+		Fields: []Field{{"Pos.Base.X", -20, 0}, {"Pos.Base.Y", -20, 0}, {"Event", 8, 0},
+			{"Pos.Type", 4, 0}, {"Pos.Delt.X", -16, 0}, {"Pos.Delt.Y", -16, 0}},
 		Omit: []string{"Number", "Old"},
 	})
 	if err != nil {
@@ -444,7 +444,7 @@ func TestNestedStructFields(t *testing.T) {
 	if r.Err() != nil || got != want {
 		t.Fatalf("got %+v want %+v (%v)", got, want, r.Err())
 	}
-	if _, err := NewTable[ent]("nested", TableSpec{Fields: []Field{{"Pos.Base.X", 8}}, Omit: []string{"Number", "Old"}}); err == nil ||
+	if _, err := NewTable[ent]("nested", TableSpec{Fields: []Field{{"Pos.Base.X", 8, 0}}, Omit: []string{"Number", "Old"}}); err == nil ||
 		!strings.Contains(err.Error(), "Pos.Type of") {
 		t.Fatalf("missing nested field not reported: %v", err)
 	}
@@ -469,31 +469,31 @@ func TestNewTableErrors(t *testing.T) {
 	}{
 		{"not a struct", func() error { _, err := NewTable[int]("x", TableSpec{}); return err }, "not a struct"},
 		{"missing field", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}}})
 			return err
 		}, "field B of"},
 		{"unknown field", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8}, {"B", 0}, {"Z", 1}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 0, 0}, {"Z", 1, 0}}})
 			return err
 		}, "no field Z"},
 		{"twice", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8}, {"B", 0}, {"A", 8}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 0, 0}, {"A", 8, 0}}})
 			return err
 		}, "listed twice"},
 		{"float with bits", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8}, {"B", 8}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 8, 0}}})
 			return err
 		}, "cannot have 8 bits"},
 		{"int as float", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 0}, {"B", 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 0, 0}, {"B", 0, 0}}})
 			return err
 		}, "cannot have 0 bits"},
 		{"width 33", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 33}, {"B", 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 33, 0}, {"B", 0, 0}}})
 			return err
 		}, "cannot have 33 bits"},
 		{"64-bit field", func() error {
-			_, err := NewTable[bad]("x", TableSpec{Fields: []Field{{"C", 32}}})
+			_, err := NewTable[bad]("x", TableSpec{Fields: []Field{{"C", 32, 0}}})
 			return err
 		}, "field C"},
 		{"array too long", func() error {
@@ -517,8 +517,8 @@ func TestNewTableErrors(t *testing.T) {
 
 func TestFieldCounters(t *testing.T) {
 	tbl := MustTable[testCmd]("counted", TableSpec{Fields: []Field{
-		{"ServerTime", 32}, {"Angle", 16}, {"Forward", -8}, {"Right", -8},
-		{"Buttons", 16}, {"Weapon", 8}, {"Aim", 0},
+		{"ServerTime", 32, 0}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
+		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
 	}})
 	var from testCmd
 	w := NewWriter(make([]byte, 4096), Huffman)
@@ -606,5 +606,69 @@ func TestSnapshotBatchDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocs per snapshot", allocs)
+	}
+}
+
+type testClock struct {
+	Time  int32
+	Small int32
+}
+
+var clockTable = MustTable[testClock]("testClock", TableSpec{
+	Fields: []Field{{Name: "Time", Bits: 32, Inc: 8}, {Name: "Small", Bits: -16, Inc: 4}},
+})
+
+// TestFieldIncrement: a field with Inc goes as a short increment when it
+// grew by 1..2^Inc-1 and in full otherwise, both styles, and always reads
+// back exactly.
+func TestFieldIncrement(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		from, to testClock
+		short    bool // the Time field took the short form
+	}{
+		{"one snapshot", testClock{1000, 5}, testClock{1050, 6}, true},
+		{"largest increment", testClock{1000, 5}, testClock{1255, 20}, true},
+		{"too far", testClock{1000, 5}, testClock{1256, 21}, false},
+		{"backwards", testClock{1000, 5}, testClock{999, 4}, false},
+		{"wraps", testClock{-1, -3}, testClock{10, 2}, true},
+		{"across int32 max", testClock{0x7ffffff0, 0}, testClock{-0x7ffffff0, 0}, true},
+		{"negative small", testClock{0, -20}, testClock{0, -10}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, style := range []string{"playerstate", "entity"} {
+				w := NewWriter(make([]byte, 64), Huffman)
+				var got testClock
+				r := func() *Reader { return NewReader(w.Bytes(), Huffman) }
+				if style == "playerstate" {
+					clockTable.WriteDeltaPlayerState(w, &tc.from, &tc.to)
+					clockTable.ReadDeltaPlayerState(r(), &tc.from, &got)
+				} else {
+					clockTable.WriteDeltaEntity(w, &tc.from, &tc.to, 7, true)
+					rd := r()
+					rd.ReadBits(EntityNumBits)
+					clockTable.ReadDeltaEntity(rd, &tc.from, &got)
+				}
+				if got != tc.to {
+					t.Fatalf("%s: read %+v, want %+v", style, got, tc.to)
+				}
+				if style != "playerstate" || tc.from.Time == tc.to.Time {
+					continue
+				}
+				// lastChanged, Time's changed bit, then its form bit.
+				rd := r()
+				rd.ReadBits(8)
+				rd.ReadBits(1)
+				if short := rd.ReadBits(1) == 1; short != tc.short {
+					t.Errorf("short form %v, want %v", short, tc.short)
+				}
+				if tc.short && rd.ReadBits(8) != uint32(tc.to.Time-tc.from.Time) {
+					t.Error("increment on the wire differs")
+				}
+			}
+		})
+	}
+	if _, err := NewTable[testClock]("bad", TableSpec{Fields: []Field{{Name: "Time", Bits: 8, Inc: 8}, {Name: "Small", Bits: 16}}}); err == nil {
+		t.Error("an increment as wide as the field was accepted")
 	}
 }
