@@ -1,24 +1,29 @@
 // Command client is the Tremor game client: an Ebitengine window that
 // joins a server, or starts one in-process with bots, samples the keyboard
 // and mouse into usercmds, predicts the local player, interpolates
-// everyone else and draws the arena (package cgame/draw).
+// everyone else and draws the arena (package cgame/draw), with Quake
+// III's drop-down console, key bindings and menus.
 //
 // Usage:
 //
 //	client [+set CVAR VALUE]... [+map NAME] [+connect HOST[:PORT]] [+addbot N]
-//	       [+wait N] [+screenshot FILE.png] [+quit]
+//	       [+wait N] [+screenshot FILE.png] [+framestats] [+quit]
 //
 // The command line is Quake III's: every argument starting with '+'
 // begins a console command. set lines run before the window opens; the
 // others run in order from the first frame, wait N pausing them N frames.
-// Without arguments the client runs "+map arena1 +addbot 3": a local
-// match against three bots. +map starts the server engine in-process on
-// the loopback netchan, the same protocol path as UDP.
+// Without arguments the client starts a local match against three bots
+// on arena1 and shows the main menu over it. +map starts the server
+// engine in-process on the loopback netchan, the same protocol path as
+// UDP, and opens net_port for players on the LAN.
 //
-// Controls: A/D or the arrows move, W, Up or Space jumps, S or Down drops
-// through platforms, the mouse aims, the left button fires, 1–5 and the
-// wheel choose a weapon, Tab shows the scores, F11 toggles full screen,
-// Escape quits. See docs/client-window.md.
+// Archived cvars (seta), key bindings and the console history are saved
+// in the data directory (fs_homepath, default ~/.local/share/tremor).
+// Default keys: A/D or the arrows move, W, Up or Space jumps, S or Down
+// drops through platforms, the mouse aims, the left button fires, 1–5 and
+// the wheel choose a weapon, Tab shows the scores, T chats, ` opens the
+// console, Escape the menu, F11 toggles full screen, F12 saves a
+// screenshot. See docs/client-window.md.
 package main
 
 import (
@@ -34,17 +39,24 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tremor/bg"
 	"tremor/cgame/draw"
+	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
 	"tremor/cmd/client/internal/session"
 	"tremor/internal/console"
+	"tremor/internal/ui/keys"
+	"tremor/internal/ui/menu"
+	"tremor/maps/arenas"
 	"tremor/net/oob"
 )
 
-// defaultArgs is the command line when none is given: a local match.
+// version is shown in the console's corner.
+const version = "tremor 0.3"
+
+// defaultArgs is the command line when none is given: a local match,
+// with the main menu over it.
 var defaultArgs = []string{"+map", "arena1", "+addbot", "3"}
 
 func main() {
@@ -53,34 +65,44 @@ func main() {
 
 // run is the whole program; it returns the exit status.
 func run(args []string, stderr io.Writer) int {
-	if len(args) == 0 {
+	showMenu := len(args) == 0
+	if showMenu {
 		args = defaultArgs
 	}
 	t := console.NewTable()
-	t.SetOutput(stderr)
+	sb := console.NewScrollback(console.DefaultScrollback)
+	t.SetOutput(io.MultiWriter(stderr, sb))
 	t.SetFS(os.DirFS("."))
 	t.Register(session.Cvars...)
 	early, rest := console.SplitCommandLine(args)
+	// fs_homepath is an Init cvar: only the command line sets it, and it
+	// says where the saved settings are, so it goes first.
+	for _, l := range early {
+		if a := oob.Tokenize(l); a.Argc() == 3 && strings.EqualFold(a.Argv(1), "fs_homepath") {
+			t.ExecuteCommandLine([]string{l})
+		}
+	}
+	cfg := openConfig(t, stderr)
 	t.ExecuteCommandLine(early)
 
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), status: 0}
+	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), cfg: cfg, sb: sb}
 	g.sess = session.New(t, stderr, binary.LittleEndian.Uint64(b[:])|1)
+	g.in.AddCommands(t)
+	g.binds = keys.NewBinds(t)
+	g.binds.SetDefaults()
+	g.km = newKeymap()
+	g.menu = menu.New(t, menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor})
 	g.addCommands()
-	for _, d := range session.Cvars {
-		switch d.Name {
-		case "com_maxfps":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetTPS(c.Int()) })
-		case "r_vsync":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetVsyncEnabled(c.Bool()) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss":
-		default:
-			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
-		}
-	}
+	g.addCompleters()
+	g.loadSaved()
+	g.watchCvars()
 	for _, l := range rest {
 		t.Append(l)
+	}
+	if showMenu {
+		g.menu.OpenMain()
 	}
 
 	ebiten.SetWindowTitle("Tremor")
@@ -88,9 +110,11 @@ func run(args []string, stderr io.Writer) int {
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(t.Get("com_maxfps").Int())
 	ebiten.SetVsyncEnabled(t.Get("r_vsync").Bool())
+	ebiten.SetFullscreen(t.Get("r_fullscreen").Bool())
 	ebiten.SetCursorShape(ebiten.CursorShapeCrosshair)
 	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: false})
 	g.sess.Close()
+	g.save()
 	if err != nil && !errors.Is(err, ebiten.Termination) {
 		fmt.Fprintf(stderr, "client: %v\n", err)
 		return 1
@@ -104,11 +128,36 @@ type game struct {
 	stderr io.Writer
 	sess   *session.Session
 	r      *draw.Renderer
-	in     input.State
-	frame  draw.Frame
-	start  time.Time
-	last   time.Time // time of the last Draw
-	shot   string    // screenshot to save at the next Draw
+	cfg    *config
+
+	in    input.State
+	binds *keys.Binds
+	km    *keymap
+	menu  *menu.Model
+
+	// The drop-down console and the chat field (messagemode).
+	sb       *console.Scrollback
+	prompt   console.Prompt
+	conOpen  bool
+	conFrac  float64
+	chat     console.Prompt
+	chatOpen bool
+	chars    []rune // typed this frame
+	keyBuf   []ebiten.Key
+	mouseX   int
+	mouseY   int
+
+	frame    draw.Frame
+	start    time.Time
+	now      int32     // real time of this Update, ms since start
+	last     time.Time // time of the last Draw
+	focused  bool
+	lastSave int32
+
+	stats      frametime.Recorder
+	updateTook time.Duration
+
+	shot   string // screenshot to save at the next Draw
 	quit   bool
 	status int // exit status
 }
@@ -135,6 +184,10 @@ func (g *game) addCommands() {
 			t.Printf("%v\n", err)
 		}
 	})
+	t.AddCommand("disconnect", "leave the match (and stop the local server)", func(*oob.Args) {
+		g.sess.Disconnect()
+		g.menu.OpenMain()
+	})
 	t.AddCommand("addbot", "add bots to the local server: addbot [COUNT | NAME [SKILL]]", func(a *oob.Args) {
 		if err := g.sess.AddBots(a.ArgsFrom(1)); err != nil {
 			t.Printf("%v\n", err)
@@ -147,77 +200,135 @@ func (g *game) addCommands() {
 			}
 		}
 	})
-	t.AddCommand("screenshot", "save the next frame: screenshot FILE.png", func(a *oob.Args) {
+	t.AddCommand("messagemode", "type a chat line (Enter sends it, Escape drops it)", func(*oob.Args) {
+		if g.sess.Client() != nil {
+			g.chatOpen = true
+			g.chat.Clear()
+		}
+	})
+	t.AddCommand("toggleconsole", "open or close the console", func(*oob.Args) { g.toggleConsole() })
+	t.AddCommand("togglemenu", "open or close the menu", func(*oob.Args) {
+		if g.menu.IsOpen() {
+			g.menu.Close()
+		} else {
+			g.menu.Open()
+		}
+	})
+	t.AddCommand("clear", "clear the console's text", func(*oob.Args) { g.sb.Clear() })
+	t.AddCommand("screenshot", "save the next frame: screenshot [FILE.png]", func(a *oob.Args) {
 		name := "screenshot.png"
 		if a.Argc() > 1 {
 			name = a.Argv(1)
 		}
 		g.shot = name
 	})
+	t.AddCommand("framestats", "print frame times over the last 1024 frames: framestats [reset]", func(a *oob.Args) {
+		if a.Argv(1) == "reset" {
+			g.stats.Reset()
+			return
+		}
+		s := g.stats.Summarize(time.Second / 60)
+		t.Printf("framestats: %v\n", s)
+	})
+	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*oob.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*oob.Args) { g.quit = true })
+}
+
+// addCompleters lets Tab complete the arguments of map and bind.
+func (g *game) addCompleters() {
+	byPrefix := func(names []string) func(string) []string {
+		return func(prefix string) []string {
+			var out []string
+			for _, n := range names {
+				if len(n) >= len(prefix) && strings.EqualFold(n[:len(prefix)], prefix) {
+					out = append(out, n)
+				}
+			}
+			return out
+		}
+	}
+	g.prompt.SetArgCompleter("map", byPrefix(arenas.Names()))
+	g.prompt.SetArgCompleter("bind", byPrefix(keys.Names()))
+	g.prompt.SetArgCompleter("unbind", byPrefix(keys.Names()))
+}
+
+// watchCvars makes the display cvars take effect at once.
+func (g *game) watchCvars() {
+	t := g.t
+	for _, d := range session.Cvars {
+		switch d.Name {
+		case "com_maxfps":
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetTPS(c.Int()) })
+		case "r_vsync":
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetVsyncEnabled(c.Bool()) })
+		case "r_fullscreen":
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetFullscreen(c.Bool()) })
+		case "con_notifytime":
+			g.sb.SetNotifyTime(int64(t.Get(d.Name).Float() * 1000))
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
+		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "s_volume", "fs_homepath", "net_ip", "net_port":
+		default:
+			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
+		}
+	}
 }
 
 func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
 }
 
-// Update runs one client frame: console, input, engine, cgame.
+// Update runs one client frame: keys, console, engine, cgame.
 func (g *game) Update() error {
+	began := time.Now()
+	g.now = int32(time.Since(g.start).Milliseconds())
+	g.sb.SetTime(int64(g.now))
+	if focused := ebiten.IsFocused(); focused != g.focused {
+		if !focused {
+			// Keys released while another window has the keyboard
+			// would stay down.
+			g.km.releaseAll()
+			g.binds.ReleaseAll(g.now)
+		}
+		g.focused = focused
+	}
+	g.keyboard()
 	g.t.Execute()
 	if g.quit && g.shot == "" {
 		return ebiten.Termination
 	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
-		g.quit = true
-	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyF11) {
-		ebiten.SetFullscreen(!ebiten.IsFullscreen())
-	}
+	g.menu.SetInGame(g.sess.Active() != nil)
+	g.in.Talk = g.conOpen || g.chatOpen
+
 	var ps *bg.PlayerState
 	if cg := g.sess.Active(); cg != nil {
 		ps = &cg.Predicted
 	}
-	cmd := g.in.Command(g.sample(), ps)
-	g.sess.Frame(time.Since(g.start), cmd, ebiten.IsKeyPressed(ebiten.KeyTab))
-	return nil
-}
-
-// sample reads the keyboard and mouse.
-func (g *game) sample() input.Input {
-	key := ebiten.IsKeyPressed
-	in := input.Input{
-		Left:  key(ebiten.KeyA) || key(ebiten.KeyArrowLeft),
-		Right: key(ebiten.KeyD) || key(ebiten.KeyArrowRight),
-		Jump:  key(ebiten.KeyW) || key(ebiten.KeyArrowUp) || key(ebiten.KeySpace),
-		Drop:  key(ebiten.KeyS) || key(ebiten.KeyArrowDown),
-		Fire:  ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft),
+	var aimX, aimY float64
+	if !g.menu.IsOpen() && !g.conOpen {
+		mx, my := ebiten.CursorPosition()
+		lx, ly := g.r.LocalScreen()
+		aimX, aimY = float64(mx)-lx, float64(my)-ly
 	}
-	mx, my := ebiten.CursorPosition()
-	lx, ly := g.r.LocalScreen()
-	in.AimX, in.AimY = float64(mx)-lx, float64(my)-ly
-	for k := ebiten.Key1; k <= ebiten.Key5; k++ {
-		if inpututil.IsKeyJustPressed(k) {
-			in.Weapon = int32(k-ebiten.Key1) + 1
+	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
+	g.sess.Frame(time.Since(g.start), cmd, g.in.ShowScores())
+	if g.now-g.lastSave >= 1000 {
+		g.lastSave = g.now
+		if g.t.TakeModifiedFlags(console.Archive) != 0 {
+			g.save()
 		}
 	}
-	switch _, wy := ebiten.Wheel(); {
-	case wy > 0:
-		in.Wheel = -1
-	case wy < 0:
-		in.Wheel = 1
-	}
-	return in
+	g.updateTook = time.Since(began)
+	return nil
 }
 
 // Draw draws the frame and saves a screenshot that is due.
 func (g *game) Draw(screen *ebiten.Image) {
-	now := time.Now()
+	began := time.Now()
 	f := &g.frame
 	f.Dt = 0
 	if !g.last.IsZero() {
-		f.Dt = now.Sub(g.last).Seconds()
+		f.Dt = began.Sub(g.last).Seconds()
 	}
-	g.last = now
 	cg := g.sess.Active()
 	if cg != nil && f.CG != cg {
 		g.r.SetMap(g.sess.Client().Map())
@@ -226,22 +337,27 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.Names = g.sess.Names()
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
-	f.ShowScores = ebiten.IsKeyPressed(ebiten.KeyTab)
+	f.ShowScores = g.in.ShowScores()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	g.r.Draw(screen, f)
+	g.drawOverlays(screen, f.Dt)
 	if g.shot != "" {
-		if err := g.save(screen, g.shot); err != nil {
-			fmt.Fprintf(g.stderr, "client: screenshot: %v\n", err)
+		if err := g.saveShot(screen, g.shot); err != nil {
+			g.t.Printf("client: screenshot: %v\n", err)
 			g.status = 1
 		} else {
-			fmt.Fprintf(g.stderr, "client: wrote %s\n", g.shot)
+			g.t.Printf("client: wrote %s\n", g.shot)
 		}
 		g.shot = ""
 	}
+	if !g.last.IsZero() {
+		g.stats.Add(began.Sub(g.last), g.updateTook, time.Since(began))
+	}
+	g.last = began
 }
 
-// save writes screen's pixels to a PNG file.
-func (g *game) save(screen *ebiten.Image, name string) error {
+// saveShot writes screen's pixels to a PNG file.
+func (g *game) saveShot(screen *ebiten.Image, name string) error {
 	b := screen.Bounds()
 	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	screen.ReadPixels(img.Pix)
@@ -260,4 +376,7 @@ func (g *game) save(screen *ebiten.Image, name string) error {
 }
 
 // Layout uses the window's size: one screen pixel per window pixel.
-func (g *game) Layout(w, h int) (int, int) { return w, h }
+func (g *game) Layout(w, h int) (int, int) {
+	g.sb.SetWidth((w - 16) / 7)
+	return w, h
+}

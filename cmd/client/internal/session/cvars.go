@@ -16,8 +16,16 @@ var Cvars = append(client.Cvars("Player"),
 		Help: "address the local server's LAN port listens on (empty: every address)"},
 	console.Decl{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,
 		Help: "UDP port of the local server for LAN players (0: any free port, -1: none)"},
-	console.Decl{Name: "r_vsync", Default: "1", Flags: console.Integral, Min: 0, Max: 1,
+	console.Decl{Name: "r_vsync", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
 		Help: "wait for the display's vertical sync"},
+	console.Decl{Name: "r_fullscreen", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
+		Help: "fill the screen instead of a window (F11 toggles it)"},
+	console.Decl{Name: "s_volume", Default: "0.7", Flags: console.Archive, Min: 0, Max: 1,
+		Help: "sound volume, 0 (silent) to 1"},
+	console.Decl{Name: "con_notifytime", Default: "3", Flags: console.Archive, Min: 0, Max: 60,
+		Help: "seconds the newest console lines stay on screen with the console closed (0: none)"},
+	console.Decl{Name: "fs_homepath", Default: "", Flags: console.Init,
+		Help: "directory of the saved settings, binds and demos (empty: ~/.local/share/tremor); set on the command line"},
 )
 
 // clientConfig reads the engine's settings from the cvars.

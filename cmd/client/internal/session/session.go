@@ -201,10 +201,12 @@ func (s *Session) Clock() (start int32, limit int) {
 	return int32(st), limit
 }
 
-// Close disconnects and stops the embedded server.
-func (s *Session) Close() {
+// Disconnect leaves the game and stops the embedded server, if any; the
+// session can start or join another afterwards.
+func (s *Session) Disconnect() {
 	if s.c != nil {
 		s.c.Close()
+		s.c, s.cg, s.gs = nil, nil, 0
 	}
 	if s.srv != nil {
 		s.srvCancel()
@@ -213,8 +215,15 @@ func (s *Session) Close() {
 		case <-time.After(3 * time.Second):
 		}
 		s.srv.Close()
+		s.srv = nil
 	}
 }
+
+// Local reports whether the session runs the server it plays on.
+func (s *Session) Local() bool { return s.srv != nil }
+
+// Close disconnects and stops the embedded server.
+func (s *Session) Close() { s.Disconnect() }
 
 // resolve turns "host[:port]" into an address.
 func resolve(s string) (netip.AddrPort, error) {

@@ -7,13 +7,18 @@ import (
 
 	"tremor/bg"
 	"tremor/cgame"
+	"tremor/cmd/client/internal/input"
 	"tremor/internal/console"
+	"tremor/internal/ui/keys"
 )
 
 // TestKeyPressPredicted starts a local match on the embedded server (no
-// UDP port, no bots), injects a key press as a usercmd, and checks that
-// the predicted player moves in the very frame of the press, and that the
-// server's snapshots later put the player where the prediction did.
+// UDP port, no bots), injects a key press the way the window does — a
+// key event to the default bindings, whose +moveright runs through the
+// console into the input buttons, which build the usercmd — and checks
+// that the predicted player moves in the very frame of the press, and
+// that the server's snapshots later put the player where the prediction
+// did.
 func TestKeyPressPredicted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real server for a few seconds")
@@ -29,13 +34,31 @@ func TestKeyPressPredicted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	var in input.State
+	in.AddCommands(tbl)
+	binds := keys.NewBinds(tbl)
+	binds.SetDefaults()
 	start := time.Now()
-	frame := func(cmd bg.UserCmd) *cgame.CGame {
+	now := func() int32 { return int32(time.Since(start).Milliseconds()) }
+	// frame runs one client frame as cmd/client does: the key events
+	// queued commands; Execute runs them; CreateCmd samples the buttons.
+	frame := func() *cgame.CGame {
 		time.Sleep(15 * time.Millisecond)
-		s.Frame(time.Since(start), cmd, false)
+		tbl.Execute()
+		var ps *bg.PlayerState
+		if cg := s.Active(); cg != nil {
+			ps = &cg.Predicted
+		}
+		s.Frame(time.Since(start), in.CreateCmd(now(), 0, 0, ps), false)
 		return s.Active()
 	}
-	idle := bg.UserCmd{}
+	key := func(name string, down bool) {
+		k, ok := keys.Lookup(name)
+		if !ok {
+			t.Fatalf("no key %q", name)
+		}
+		binds.KeyEvent(k, down, now())
+	}
 
 	// Join, then stand still until the player rests on the ground.
 	var cg *cgame.CGame
@@ -44,7 +67,7 @@ func TestKeyPressPredicted(t *testing.T) {
 		if i == 600 {
 			t.Fatalf("player never came to rest: %v", s.Status())
 		}
-		if cg = frame(idle); cg == nil {
+		if cg = frame(); cg == nil {
 			continue
 		}
 		ps := &cg.Predicted
@@ -57,24 +80,31 @@ func TestKeyPressPredicted(t *testing.T) {
 	// Press right (or left, if a wall is in the way): the prediction moves
 	// the player in the frame of the press.
 	startX := cg.Predicted.Origin.X
-	moved := 0
-	for _, move := range []int32{127, -127} {
+	pressed := ""
+	for _, k := range []struct {
+		name  string
+		right bool
+	}{{"d", true}, {"a", false}} {
 		x0 := cg.Predicted.Origin.X
-		cg = frame(bg.UserCmd{RightMove: move})
+		key(k.name, true)
+		cg = frame()
 		if x := cg.Predicted.Origin.X; x != x0 {
-			if (x > x0) != (move > 0) {
-				t.Fatalf("RightMove %d moved the player from %d to %d", move, x0, x)
+			if (x > x0) != k.right {
+				t.Fatalf("key %s moved the player from %d to %d", k.name, x0, x)
 			}
-			moved = int(move)
+			pressed = k.name
 			break
 		}
+		key(k.name, false)
+		frame()
 	}
-	if moved == 0 {
+	if pressed == "" {
 		t.Fatal("a key press did not move the predicted player in its frame")
 	}
 	for range 10 {
-		cg = frame(bg.UserCmd{RightMove: int32(moved)})
+		cg = frame()
 	}
+	key(pressed, false)
 
 	moveEnd := cg.Predicted.CommandTime
 
@@ -84,7 +114,7 @@ func TestKeyPressPredicted(t *testing.T) {
 			t.Fatalf("server's player state %v never matched the prediction %v",
 				cg.Snap.PS.Origin, cg.Predicted.Origin)
 		}
-		cg = frame(idle)
+		cg = frame()
 		c := s.Client()
 		num, _ := c.CurrentSnapshotNumber()
 		var snap cgame.Snapshot

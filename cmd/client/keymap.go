@@ -1,0 +1,161 @@
+package main
+
+import (
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tremor/internal/ui/keys"
+)
+
+// keyNames maps Ebitengine's keys to Tremor's key names (package
+// internal/ui/keys). Shift, Ctrl, Alt and the Meta key are Ebitengine's
+// either-side keys: the two Shift keys are one key, as in Quake III.
+var keyNames = []struct {
+	key  ebiten.Key
+	name string
+}{
+	{ebiten.KeyA, "a"}, {ebiten.KeyB, "b"}, {ebiten.KeyC, "c"}, {ebiten.KeyD, "d"},
+	{ebiten.KeyE, "e"}, {ebiten.KeyF, "f"}, {ebiten.KeyG, "g"}, {ebiten.KeyH, "h"},
+	{ebiten.KeyI, "i"}, {ebiten.KeyJ, "j"}, {ebiten.KeyK, "k"}, {ebiten.KeyL, "l"},
+	{ebiten.KeyM, "m"}, {ebiten.KeyN, "n"}, {ebiten.KeyO, "o"}, {ebiten.KeyP, "p"},
+	{ebiten.KeyQ, "q"}, {ebiten.KeyR, "r"}, {ebiten.KeyS, "s"}, {ebiten.KeyT, "t"},
+	{ebiten.KeyU, "u"}, {ebiten.KeyV, "v"}, {ebiten.KeyW, "w"}, {ebiten.KeyX, "x"},
+	{ebiten.KeyY, "y"}, {ebiten.KeyZ, "z"},
+	{ebiten.KeyDigit0, "0"}, {ebiten.KeyDigit1, "1"}, {ebiten.KeyDigit2, "2"},
+	{ebiten.KeyDigit3, "3"}, {ebiten.KeyDigit4, "4"}, {ebiten.KeyDigit5, "5"},
+	{ebiten.KeyDigit6, "6"}, {ebiten.KeyDigit7, "7"}, {ebiten.KeyDigit8, "8"},
+	{ebiten.KeyDigit9, "9"},
+	{ebiten.KeyBackquote, "`"}, {ebiten.KeyMinus, "-"}, {ebiten.KeyEqual, "="},
+	{ebiten.KeyBracketLeft, "["}, {ebiten.KeyBracketRight, "]"},
+	{ebiten.KeyBackslash, "\\"}, {ebiten.KeyIntlBackslash, "\\"},
+	{ebiten.KeySemicolon, "semicolon"}, {ebiten.KeyQuote, "'"},
+	{ebiten.KeyComma, ","}, {ebiten.KeyPeriod, "."}, {ebiten.KeySlash, "/"},
+	{ebiten.KeyTab, "tab"}, {ebiten.KeyEnter, "enter"}, {ebiten.KeyEscape, "escape"},
+	{ebiten.KeySpace, "space"}, {ebiten.KeyBackspace, "backspace"},
+	{ebiten.KeyArrowUp, "uparrow"}, {ebiten.KeyArrowDown, "downarrow"},
+	{ebiten.KeyArrowLeft, "leftarrow"}, {ebiten.KeyArrowRight, "rightarrow"},
+	{ebiten.KeyShift, "shift"}, {ebiten.KeyControl, "ctrl"}, {ebiten.KeyAlt, "alt"},
+	{ebiten.KeyMeta, "command"}, {ebiten.KeyCapsLock, "capslock"},
+	{ebiten.KeyPause, "pause"}, {ebiten.KeyScrollLock, "scrolllock"},
+	{ebiten.KeyPrintScreen, "print"}, {ebiten.KeyContextMenu, "menu"},
+	{ebiten.KeyInsert, "ins"}, {ebiten.KeyDelete, "del"},
+	{ebiten.KeyHome, "home"}, {ebiten.KeyEnd, "end"},
+	{ebiten.KeyPageUp, "pgup"}, {ebiten.KeyPageDown, "pgdn"},
+	{ebiten.KeyF1, "f1"}, {ebiten.KeyF2, "f2"}, {ebiten.KeyF3, "f3"}, {ebiten.KeyF4, "f4"},
+	{ebiten.KeyF5, "f5"}, {ebiten.KeyF6, "f6"}, {ebiten.KeyF7, "f7"}, {ebiten.KeyF8, "f8"},
+	{ebiten.KeyF9, "f9"}, {ebiten.KeyF10, "f10"}, {ebiten.KeyF11, "f11"}, {ebiten.KeyF12, "f12"},
+	{ebiten.KeyF13, "f13"}, {ebiten.KeyF14, "f14"}, {ebiten.KeyF15, "f15"},
+	{ebiten.KeyNumpad7, "kp_home"}, {ebiten.KeyNumpad8, "kp_uparrow"},
+	{ebiten.KeyNumpad9, "kp_pgup"}, {ebiten.KeyNumpad4, "kp_leftarrow"},
+	{ebiten.KeyNumpad5, "kp_5"}, {ebiten.KeyNumpad6, "kp_rightarrow"},
+	{ebiten.KeyNumpad1, "kp_end"}, {ebiten.KeyNumpad2, "kp_downarrow"},
+	{ebiten.KeyNumpad3, "kp_pgdn"}, {ebiten.KeyNumpadEnter, "kp_enter"},
+	{ebiten.KeyNumpad0, "kp_ins"}, {ebiten.KeyNumpadDecimal, "kp_del"},
+	{ebiten.KeyNumpadDivide, "kp_slash"}, {ebiten.KeyNumpadSubtract, "kp_minus"},
+	{ebiten.KeyNumpadAdd, "kp_plus"}, {ebiten.KeyNumLock, "kp_numlock"},
+	{ebiten.KeyNumpadMultiply, "kp_star"}, {ebiten.KeyNumpadEqual, "kp_equals"},
+}
+
+// mouseNames maps Ebitengine's mouse buttons to key names: Quake III
+// numbered the right button 2 and the middle one 3.
+var mouseNames = []struct {
+	button ebiten.MouseButton
+	name   string
+}{
+	{ebiten.MouseButtonLeft, "mouse1"},
+	{ebiten.MouseButtonRight, "mouse2"},
+	{ebiten.MouseButtonMiddle, "mouse3"},
+	{ebiten.MouseButton3, "mouse4"},
+	{ebiten.MouseButton4, "mouse5"},
+}
+
+// maxWheelSteps bounds the wheel steps reported in one frame.
+const maxWheelSteps = 4
+
+// keymap polls Ebitengine's keyboard and mouse once per frame and turns
+// what changed into key events. Ebitengine gives the state of each key,
+// not timed events: a key found down was pressed at some moment since
+// the last poll, so its event is stamped at the middle of that interval,
+// the best guess, which gives a press half strength in the frame it is
+// seen. Presses and releases both shorter than one poll are not seen.
+type keymap struct {
+	keys     []keys.KeyNum // by index of keyNames, then of mouseNames
+	down     []bool        // as last polled, same index
+	wheel    float64       // wheel travel not yet reported as steps
+	lastPoll int32
+	polled   bool
+}
+
+// newKeymap resolves the names of the tables; it panics on a name that
+// package keys does not know, a programming error.
+func newKeymap() *keymap {
+	m := &keymap{}
+	add := func(name string) {
+		k, ok := keys.Lookup(name)
+		if !ok {
+			panic("client: keymap: unknown key name " + name)
+		}
+		m.keys = append(m.keys, k)
+	}
+	for _, e := range keyNames {
+		add(e.name)
+	}
+	for _, e := range mouseNames {
+		add(e.name)
+	}
+	m.down = make([]bool, len(m.keys))
+	return m
+}
+
+// poll reports to event each key that went down or up since the last
+// call, and a press and a release of mwheelup or mwheeldown for each
+// step of the wheel, all stamped as the type doc says. nowMs is the
+// client's real time in milliseconds. It allocates nothing.
+func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs int32)) {
+	t := nowMs
+	if m.polled {
+		t = m.lastPoll + (nowMs-m.lastPoll)/2
+	}
+	m.lastPoll, m.polled = nowMs, true
+
+	report := func(i int, down bool) {
+		if m.down[i] != down {
+			m.down[i] = down
+			event(m.keys[i], down, t)
+		}
+	}
+	for i, e := range keyNames {
+		report(i, ebiten.IsKeyPressed(e.key))
+	}
+	for i, e := range mouseNames {
+		report(len(keyNames)+i, ebiten.IsMouseButtonPressed(e.button))
+	}
+
+	_, dy := ebiten.Wheel()
+	if dy > 0 != (m.wheel > 0) {
+		m.wheel = 0 // the wheel turned back: drop the rest of the old way
+	}
+	m.wheel += dy
+	key := keys.KeyMWheelUp
+	if m.wheel < 0 {
+		key = keys.KeyMWheelDown
+	}
+	for n := 0; (m.wheel >= 1 || m.wheel <= -1) && n < maxWheelSteps; n++ {
+		event(key, true, t)
+		event(key, false, t)
+		if m.wheel > 0 {
+			m.wheel--
+		} else {
+			m.wheel++
+		}
+	}
+	if m.wheel >= 1 || m.wheel <= -1 {
+		m.wheel = 0 // more than maxWheelSteps in a frame: drop the excess
+	}
+}
+
+// releaseAll forgets the keys down, as when the window loses the
+// keyboard: the caller also calls keys.Binds.ReleaseAll.
+func (m *keymap) releaseAll() {
+	clear(m.down)
+	m.wheel = 0
+}
