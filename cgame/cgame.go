@@ -7,6 +7,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/internal/proto"
+	"tremor/lagometer"
 	"tremor/maps/arenas"
 	"tremor/net/msg"
 	"tremor/net/oob"
@@ -173,7 +174,7 @@ type CGame struct {
 	Scores      Scores
 	Obituaries  Obituaries
 	Stats       Stats
-	Lagometer   Lagometer
+	Lagometer   lagometer.Lagometer
 
 	ents      []CEntity // MaxGEntities, by entity number
 	slots     [3]snapSlot
@@ -313,5 +314,5 @@ func (g *CGame) Frame(realTimeMs int32) {
 	if g.Extrapolating {
 		g.Stats.FramesExtrapolated++
 	}
-	g.Lagometer.addFrame(g.Time-g.LatestSnapshotTime, g.Extrapolating)
+	g.Lagometer.AddFrame(g.Time-g.LatestSnapshotTime, g.Extrapolating)
 }

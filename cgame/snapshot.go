@@ -85,9 +85,7 @@ func (g *CGame) readNextSnapshot() *Snapshot {
 		// Beyond the engine's ring: those are gone.
 		lost := gap - proto.PacketBackup
 		g.Stats.SnapshotsDropped += int(lost)
-		for i := int32(0); i < min(lost, LagometerSamples); i++ {
-			g.Lagometer.addSnapshot(nil)
-		}
+		g.Lagometer.AddLost(int(lost))
 		g.processed = g.LatestSnapshotNum - proto.PacketBackup
 	}
 	for g.processed < g.LatestSnapshotNum {
@@ -95,10 +93,11 @@ func (g *CGame) readNextSnapshot() *Snapshot {
 		slot := g.freeSlot()
 		if !g.readSnapshot(g.processed, slot) {
 			g.Stats.SnapshotsDropped++
-			g.Lagometer.addSnapshot(nil)
+			g.addLagometerSnapshot(nil)
 			continue
 		}
 		s := &slot.s
+		g.addLagometerSnapshot(s) // it arrived, shown or not
 		if s.Flags&proto.SnapNotActive != 0 {
 			g.Stats.SnapshotsSkipped++
 			continue
@@ -115,7 +114,6 @@ func (g *CGame) readNextSnapshot() *Snapshot {
 			g.dropSnapshots()
 			g.Time = s.ServerTime
 		}
-		g.Lagometer.addSnapshot(s)
 		return s
 	}
 	return nil

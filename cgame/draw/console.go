@@ -134,15 +134,19 @@ func runeOffset(s string, n int) int {
 }
 
 // DrawNotify draws the scrollback's notify lines at real time now (ms) in
-// the top left corner: what was printed in the last few seconds, for
+// the left, below the chat: what was printed in the last few seconds, for
 // while the console is closed (Quake III's Con_DrawNotify). It does not
 // allocate in steady state.
 func (r *Renderer) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now int64) {
 	if sb == nil {
 		return
 	}
+	// Below the net graph's corner and the chat block, so that none of
+	// the three covers another.
+	b := screen.Bounds()
+	y0 := float64(NetGraphRect(b.Dx(), b.Dy()).Max.Y + 16 + ChatLines*24)
 	var buf [console.NotifyLines]string
 	for i, l := range sb.Notify(buf[:0], now) {
-		r.text(screen, l, conMargin, conMargin/2+float64(i*conLineH), 1, colConText)
+		r.text(screen, l, 12, y0+float64(i*conLineH), 1, colConText)
 	}
 }

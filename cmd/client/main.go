@@ -48,6 +48,8 @@ import (
 	"tremor/internal/console"
 	"tremor/internal/ui/keys"
 	"tremor/internal/ui/menu"
+	"tremor/internal/ui/sound"
+	lagdraw "tremor/lagometer/draw"
 	"tremor/maps/arenas"
 	"tremor/net/oob"
 )
@@ -94,9 +96,13 @@ func run(args []string, stderr io.Writer) int {
 	g.binds.SetDefaults()
 	g.km = newKeymap()
 	g.menu = menu.New(t, menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor})
+	g.lagometer = t.Get("cg_lagometer")
 	g.addCommands()
 	g.addCompleters()
 	g.loadSaved()
+	if t.Get("s_initsound").Bool() {
+		g.snd = sound.New(sound.Options{Volume: t.Get("s_volume").Float()})
+	}
 	g.watchCvars()
 	for _, l := range rest {
 		t.Append(l)
@@ -134,6 +140,9 @@ type game struct {
 	binds *keys.Binds
 	km    *keymap
 	menu  *menu.Model
+	snd   *sound.Player // nil: silent
+
+	lagometer *console.Cvar // cg_lagometer
 
 	// The drop-down console and the chat field (messagemode).
 	sb       *console.Scrollback
@@ -266,7 +275,9 @@ func (g *game) watchCvars() {
 		case "con_notifytime":
 			g.sb.SetNotifyTime(int64(t.Get(d.Name).Float() * 1000))
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "s_volume", "fs_homepath", "net_ip", "net_port":
+		case "s_volume":
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
+		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer":
 		default:
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
 		}
@@ -311,6 +322,11 @@ func (g *game) Update() error {
 	}
 	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
 	g.sess.Frame(time.Since(g.start), cmd, g.in.ShowScores())
+	if cg := g.sess.Active(); cg != nil {
+		// Take this frame's events now, so that none is lost when a
+		// draw is skipped.
+		g.r.Observe(cg)
+	}
 	if g.now-g.lastSave >= 1000 {
 		g.lastSave = g.now
 		if g.t.TakeModifiedFlags(console.Archive) != 0 {
@@ -338,8 +354,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
 	f.ShowScores = g.in.ShowScores()
+	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	g.r.Draw(screen, f)
+	if cg != nil && g.lagometer.Bool() && !f.Intermission {
+		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
+	}
+	g.snd.PlayCues(g.r.TakeCues())
 	g.drawOverlays(screen, f.Dt)
 	if g.shot != "" {
 		if err := g.saveShot(screen, g.shot); err != nil {

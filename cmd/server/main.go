@@ -21,7 +21,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"os"
 	"os/signal"
@@ -68,17 +67,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	t.SetOutput(logw)
 	t.SetFS(os.DirFS("."))
 	t.Register(netCvars...)
-	t.Register(cvarDecls()...)
+	t.Register(server.CvarDecls()...)
 
 	early, rest := console.SplitCommandLine(args)
 	t.ExecuteCommandLine(early)
 
-	cfg := server.DefaultConfig()
-	for _, ci := range server.Cvars() {
-		if err := cfg.SetCvar(ci.Name, t.Get(ci.Name).Value()); err != nil {
-			fmt.Fprintln(logw, err)
-		}
-	}
+	cfg := server.ConfigFromCvars(t, logw)
 	addr := net.JoinHostPort(t.Get("net_ip").Value(), strconv.Itoa(t.Get("net_port").Int()))
 	conn, err := netchan.ListenUDP(addr)
 	if err != nil {
@@ -162,27 +156,6 @@ func readConsole(r io.Reader, t *console.Table) {
 			t.Append(line)
 		}
 	}
-}
-
-// cvarDecls declares the server's cvars on the console. Latching is the
-// server's business (it announces it), so no cvar is Latch here.
-func cvarDecls() []console.Decl {
-	var decls []console.Decl
-	for _, ci := range server.Cvars() {
-		d := console.Decl{Name: ci.Name, Default: ci.Default, Help: ci.Help}
-		if ci.Integer || ci.Bool {
-			d.Flags |= console.Integral
-			d.Min, d.Max = float64(ci.Min), float64(ci.Max)
-			if d.Min == 0 && d.Max == 0 {
-				d.Max = math.Inf(1)
-			}
-		}
-		if ci.ServerInfo {
-			d.Flags |= console.ServerInfo
-		}
-		decls = append(decls, d)
-	}
-	return decls
 }
 
 // stampWriter prefixes every line with the date and time. It is safe for

@@ -60,6 +60,19 @@
 // arena1" into command lines; [SplitCommandLine] separates the set lines,
 // which Quake III ran before initialising, from the rest.
 //
+// # The drop-down console and saved settings
+//
+// A [Scrollback] is the console's text (Quake III's con.text): a bounded
+// ring of wrapped lines that the table's output and the embedded server's
+// log write into from any goroutine, with scrolling and the "notify"
+// lines shown while the console is closed. A [Prompt] is its input line
+// (field_t): editing, history, and Tab completion of commands, cvars and
+// registered arguments. The window draws both (cgame/draw).
+//
+// [Table.SaveArchived] and [Table.LoadArchived] keep the archived cvars
+// in a [Store]; [EncodeConfig] and [DecodeConfig] are the file format,
+// Quake III's `seta NAME "VALUE"` lines.
+//
 // # Concurrency
 //
 // Cvar reads are safe from any goroutine. Table methods that look up, set,

@@ -2,11 +2,14 @@ package server
 
 import (
 	"fmt"
+	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"tremor/bg"
 	"tremor/game"
+	"tremor/internal/console"
 )
 
 // Config holds the server's settings. Each field is a cvar of the server
@@ -167,6 +170,45 @@ func Cvars() []CvarInfo {
 		out[i] = cvarTable[i].CvarInfo
 	}
 	return out
+}
+
+// CvarDecls declares the server's cvars for a console table: the
+// dedicated server's, and the client's for its embedded server. Latching
+// is the server's business (it announces it), so no cvar is Latch here.
+func CvarDecls() []console.Decl {
+	var decls []console.Decl
+	for _, ci := range Cvars() {
+		d := console.Decl{Name: ci.Name, Default: ci.Default, Help: ci.Help}
+		if ci.Integer || ci.Bool {
+			d.Flags |= console.Integral
+			d.Min, d.Max = float64(ci.Min), float64(ci.Max)
+			if d.Min == 0 && d.Max == 0 {
+				d.Max = math.Inf(1)
+			}
+		}
+		if ci.ServerInfo {
+			d.Flags |= console.ServerInfo
+		}
+		decls = append(decls, d)
+	}
+	return decls
+}
+
+// ConfigFromCvars returns the default config with every server cvar
+// registered in t (CvarDecls) applied; a value the server refuses is
+// reported to logw and left at its default.
+func ConfigFromCvars(t *console.Table, logw io.Writer) Config {
+	cfg := DefaultConfig()
+	for _, ci := range Cvars() {
+		c := t.Get(ci.Name)
+		if c == nil {
+			continue
+		}
+		if err := cfg.SetCvar(ci.Name, c.Value()); err != nil {
+			fmt.Fprintln(logw, err)
+		}
+	}
+	return cfg
 }
 
 func findCvar(name string) *cvarDef {

@@ -6,12 +6,16 @@ import (
 	"tremor/cgame"
 	"tremor/internal/client"
 	"tremor/internal/console"
+	"tremor/internal/server"
 )
 
 // Cvars are the window client's cvars: the client engine's and
-// prediction's (client.Cvars, shared with the headless clients) and the
-// local server's LAN port and the display's. All take effect at once.
-var Cvars = append(client.Cvars("Player"),
+// prediction's (client.Cvars, shared with the headless clients), the
+// embedded server's (server.CvarDecls: fraglimit, g_gametype, sv_fps...,
+// read at map and passed on to a running local server), and the local
+// server's LAN port, the display's and the sound's. All take effect at
+// once.
+var Cvars = append(append(client.Cvars("Player"), server.CvarDecls()...),
 	console.Decl{Name: "net_ip", Default: "",
 		Help: "address the local server's LAN port listens on (empty: every address)"},
 	console.Decl{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,
@@ -22,6 +26,10 @@ var Cvars = append(client.Cvars("Player"),
 		Help: "fill the screen instead of a window (F11 toggles it)"},
 	console.Decl{Name: "s_volume", Default: "0.7", Flags: console.Archive, Min: 0, Max: 1,
 		Help: "sound volume, 0 (silent) to 1"},
+	console.Decl{Name: "s_initsound", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
+		Help: "open the sound device at start (0: never, for machines whose audio hangs or fails)"},
+	console.Decl{Name: "cg_lagometer", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
+		Help: "draw the lagometer: frames (blue interpolated, yellow extrapolated) over snapshots (green ping, yellow rate-delayed, red lost)"},
 	console.Decl{Name: "con_notifytime", Default: "3", Flags: console.Archive, Min: 0, Max: 60,
 		Help: "seconds the newest console lines stay on screen with the console closed (0: none)"},
 	console.Decl{Name: "fs_homepath", Default: "", Flags: console.Init,

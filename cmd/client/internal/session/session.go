@@ -51,6 +51,15 @@ type Session struct {
 func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
 	s := &Session{t: t, stderr: stderr, seed: seed, cgcfg: cgame.DefaultConfig()}
 	updateCGameConfig(&s.cgcfg, t, stderr)
+	for _, ci := range server.Cvars() {
+		if c := t.Get(ci.Name); c != nil {
+			c.OnChange(func(c *console.Cvar) {
+				if s.srv != nil {
+					s.srv.Exec("set " + c.Name() + " " + oob.Quote(c.Value()))
+				}
+			})
+		}
+	}
 	return s
 }
 
@@ -76,7 +85,8 @@ func (s *Session) StartMap(name string) error {
 			conn = m
 		}
 	}
-	srv, err := server.New(conn, server.DefaultConfig(), prefixWriter{s.stderr, "server: "})
+	logw := prefixWriter{s.stderr, "server: "}
+	srv, err := server.New(conn, server.ConfigFromCvars(s.t, logw), logw)
 	if err != nil {
 		conn.Close()
 		b.Close()
@@ -189,6 +199,12 @@ func (s *Session) Status() string {
 	default:
 		return st.String() + "..."
 	}
+}
+
+// Intermission reports whether the match is over and the scores are
+// shown (CSIntermission).
+func (s *Session) Intermission() bool {
+	return s.c != nil && s.c.Configstring(bg.CSIntermission) == "1"
 }
 
 // Clock returns the level start time and the time limit in minutes.

@@ -1,0 +1,404 @@
+package draw
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tremor/bg/tilemap"
+)
+
+// This file draws the world behind the players: a background with
+// depth (a vertical gradient, far silhouettes and a faint grid, each
+// moving slower than the camera), and the tiles, pre-rendered once per
+// map into chunk images so that a frame blits a few images instead of
+// drawing every tile. Only what moves (lava, pads, teleporters) is drawn
+// each frame.
+
+// ChunkTiles is the side of a pre-rendered chunk of the tile layer, in
+// tiles; MaxChunks bounds how many chunk images are kept (the least
+// recently drawn go first).
+const (
+	ChunkTiles = 16
+	MaxChunks  = 48
+)
+
+// Art colours.
+var (
+	artSkyTop      = color.RGBA{0x0c, 0x10, 0x1e, 0xff}
+	artSkyBottom   = color.RGBA{0x22, 0x1a, 0x34, 0xff}
+	artFar         = color.RGBA{0x2a, 0x2c, 0x48, 0xff}
+	artGrid        = color.RGBA{0x70, 0x90, 0xd0, 0xff}
+	artRock        = colSolid
+	artRockDeep    = color.RGBA{0x26, 0x2e, 0x40, 0xff}
+	artRockLight   = colSolidTop
+	artRockEdge    = color.RGBA{0x18, 0x1e, 0x2a, 0xff}
+	artPlank       = colPlatform
+	artPlankLight  = color.RGBA{0xf0, 0xc8, 0x80, 0xff}
+	artPlankDark   = color.RGBA{0x5c, 0x3c, 0x1c, 0xff}
+	artLavaDeep    = color.RGBA{0x9c, 0x18, 0x08, 0xff}
+	artLava        = color.RGBA{0xf0, 0x58, 0x10, 0xff}
+	artLavaHot     = colLavaTop
+	artShadowBlack = color.RGBA{0, 0, 0, 0xff}
+)
+
+// chunk is one pre-rendered block of ChunkTiles × ChunkTiles tiles.
+type chunk struct {
+	img  *ebiten.Image
+	used uint64 // frame it was last drawn
+}
+
+// tileLayer holds the pre-rendered tiles of one map.
+type tileLayer struct {
+	m      *tilemap.Map
+	depth  []uint8 // per tile: distance to a non-solid tile, capped
+	chunks map[int]*chunk
+	frame  uint64
+	b      batch
+}
+
+// maxDepth caps tileLayer.depth: solid deeper than this is all one
+// colour, the colour of the world outside the map.
+const maxDepth = 3
+
+// reset forgets the chunks and computes the solid depths of m.
+func (l *tileLayer) reset(m *tilemap.Map) {
+	for _, c := range l.chunks {
+		c.img.Deallocate()
+	}
+	l.chunks = make(map[int]*chunk)
+	l.m = m
+	if m == nil {
+		l.depth = nil
+		return
+	}
+	l.depth = make([]uint8, m.Width*m.Height)
+	for y := 0; y < m.Height; y++ {
+		for x := 0; x < m.Width; x++ {
+			l.depth[y*m.Width+x] = l.measureDepth(x, y)
+		}
+	}
+}
+
+// measureDepth returns how many tiles (x, y) lies inside solid, capped.
+func (l *tileLayer) measureDepth(x, y int) uint8 {
+	if l.m.At(x, y) != tilemap.Solid {
+		return 0
+	}
+	for d := 1; d <= maxDepth; d++ {
+		for dy := -d; dy <= d; dy++ {
+			for dx := -d; dx <= d; dx++ {
+				if max(abs(dx), abs(dy)) == d && l.m.At(x+dx, y+dy) != tilemap.Solid {
+					return uint8(d)
+				}
+			}
+		}
+	}
+	return maxDepth
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// depthAt returns the solid depth of tile (x, y); outside the map, all
+// solid, it is maxDepth.
+func (l *tileLayer) depthAt(x, y int) uint8 {
+	if x < 0 || y < 0 || x >= l.m.Width || y >= l.m.Height {
+		return maxDepth
+	}
+	return l.depth[y*l.m.Width+x]
+}
+
+// rockColour is the colour of solid at depth d.
+func rockColour(d uint8) color.RGBA {
+	return mix(artRock, artRockDeep, float32(d-1)/float32(maxDepth-1))
+}
+
+// chunkImage returns the image of chunk (cx, cy), rendering it first if
+// needed.
+func (l *tileLayer) chunkImage(cx, cy int) *ebiten.Image {
+	key := cy*4096 + cx
+	if c, ok := l.chunks[key]; ok {
+		c.used = l.frame
+		return c.img
+	}
+	if len(l.chunks) >= MaxChunks {
+		oldest, ok := 0, false
+		for k, c := range l.chunks {
+			if !ok || c.used < l.chunks[oldest].used {
+				oldest, ok = k, true
+			}
+		}
+		l.chunks[oldest].img.Deallocate()
+		delete(l.chunks, oldest)
+	}
+	const size = ChunkTiles * tilemap.TileSize
+	img := ebiten.NewImage(size, size)
+	for ty := 0; ty < ChunkTiles; ty++ {
+		for tx := 0; tx < ChunkTiles; tx++ {
+			l.b.room(img, 64)
+			l.tile(cx*ChunkTiles+tx, cy*ChunkTiles+ty, float32(tx*tilemap.TileSize), float32(ty*tilemap.TileSize))
+		}
+	}
+	l.b.flush(img)
+	l.chunks[key] = &chunk{img: img, used: l.frame}
+	return img
+}
+
+// tile adds the art of map tile (x, y) with its top-left corner at
+// (px, py) of a chunk.
+func (l *tileLayer) tile(x, y int, px, py float32) {
+	const s = tilemap.TileSize
+	b := &l.b
+	m := l.m
+	switch m.At(x, y) {
+	case tilemap.Solid:
+		d := l.depthAt(x, y)
+		c := rockColour(d)
+		if d < maxDepth {
+			b.vgrad(px, py, s, s, rgbaOf(shade(c, 1.06), 1), rgbaOf(shade(c, 0.95), 1))
+		} else {
+			b.rect(px, py, s, s, rgbaOf(c, 1))
+		}
+		if d <= 2 {
+			// Panel seams and a rivet: a pattern that fades inwards.
+			a := 0.5 / float32(d)
+			b.rect(px, py+s-1, s, 1, rgbaOf(artRockEdge, a))
+			b.rect(px+s-1, py, 1, s, rgbaOf(artRockEdge, a*0.7))
+			b.rect(px+1, py+1, s-2, 1, rgbaOf(artRockLight, a*0.18))
+			if (x+y)%2 == 0 {
+				b.rect(px+5, py+5, 2, 2, rgbaOf(artRockLight, a*0.35))
+				b.rect(px+s-8, py+s-8, 2, 2, rgbaOf(artRockLight, a*0.35))
+			} else {
+				b.line(px+6, py+s-6, px+s-6, py+6, 1, rgbaOf(artRockEdge, a*0.5))
+			}
+		}
+		// Bevel on every face open to the air.
+		if m.At(x, y-1) != tilemap.Solid {
+			b.rect(px, py, s, 3, rgbaOf(artRockLight, 1))
+			b.vgrad(px, py+3, s, 5, rgbaOf(artRockLight, 0.35), rgbaOf(artRockLight, 0))
+		}
+		if m.At(x, y+1) != tilemap.Solid {
+			b.vgrad(px, py+s-6, s, 6, rgbaOf(artRockEdge, 0), rgbaOf(artRockEdge, 0.9))
+		}
+		if m.At(x-1, y) != tilemap.Solid {
+			b.hgrad(px, py, 4, s, rgbaOf(artRockLight, 0.45), rgbaOf(artRockLight, 0))
+		}
+		if m.At(x+1, y) != tilemap.Solid {
+			b.hgrad(px+s-5, py, 5, s, rgbaOf(artRockEdge, 0), rgbaOf(artRockEdge, 0.8))
+		}
+	case tilemap.Platform:
+		l.shadows(x, y, px, py)
+		const h = 7
+		b.rect(px, py, s, h, rgbaOf(artPlank, 1))
+		b.rect(px, py, s, 2, rgbaOf(artPlankLight, 1))
+		b.rect(px, py+h-1, s, 1, rgbaOf(artPlankDark, 1))
+		b.rect(px+s-1, py+2, 1, h-3, rgbaOf(artPlankDark, 0.6))
+		// A bracket under every other plank.
+		if x%2 == 0 {
+			b.tri(px+8, py+h, px+16, py+h, px+8, py+h+8, rgbaOf(artPlankDark, 0.9))
+		}
+		b.vgrad(px, py+h, s, 8, rgbaOf(artShadowBlack, 0.35), rgbaOf(artShadowBlack, 0))
+	case tilemap.Lava:
+		b.vgrad(px, py, s, s, rgbaOf(artLava, 1), rgbaOf(artLavaDeep, 1))
+		if m.At(x, y-1) == tilemap.Lava {
+			b.rect(px, py, s, s, rgbaOf(artLavaDeep, 0.25))
+		}
+		// Crust blotches.
+		h := uint32(x*73856093) ^ uint32(y*19349663)
+		for k := 0; k < 3; k++ {
+			h = h*1664525 + 1013904223
+			bx, by := float32(h>>8%s), float32(h>>16%s)
+			b.circle(px+bx, py+by, 2+float32(h>>24%3), rgbaOf(artLavaDeep, 0.5))
+		}
+	default:
+		l.shadows(x, y, px, py)
+	}
+}
+
+// shadows darkens an open tile where solid above or beside it would
+// cast a soft shadow on the wall behind.
+func (l *tileLayer) shadows(x, y int, px, py float32) {
+	const s = tilemap.TileSize
+	b := &l.b
+	m := l.m
+	if m.At(x, y-1) == tilemap.Solid {
+		b.vgrad(px, py, s, 14, rgbaOf(artShadowBlack, 0.45), rgbaOf(artShadowBlack, 0))
+	}
+	if m.At(x-1, y) == tilemap.Solid {
+		b.hgrad(px, py, 10, s, rgbaOf(artShadowBlack, 0.3), rgbaOf(artShadowBlack, 0))
+	}
+	if m.At(x+1, y) == tilemap.Solid {
+		b.hgrad(px+s-10, py, 10, s, rgbaOf(artShadowBlack, 0), rgbaOf(artShadowBlack, 0.3))
+	}
+}
+
+// drawBackground draws the sky gradient, the far silhouettes and the
+// parallax grid into b (to be flushed before the tiles).
+func (r *Renderer) drawBackground(b *batch) {
+	v := r.view
+	w, h := float32(v.W), float32(v.H)
+	// The gradient follows the camera's height a little, so falling
+	// and climbing show.
+	k := float32(math.Mod(v.CY/4000, 1))
+	top := mix(artSkyTop, artSkyBottom, 0.15*k)
+	b.vgrad(0, 0, w, h, rgbaOf(top, 1), rgbaOf(artSkyBottom, 1))
+
+	// Far silhouettes: columns at a fifth of the camera's speed.
+	sc := float32(v.Scale)
+	const par = 0.2
+	const colW = 96
+	ox := float32(v.CX*par) * sc
+	first := int(math.Floor(float64(ox / (colW * sc))))
+	for i := first - 1; i < first+int(w/(colW*sc))+2; i++ {
+		hsh := uint32(i) * 2654435761
+		hh := (0.25 + float32(hsh>>24)/255*0.45) * h
+		x := float32(i)*colW*sc - ox
+		cw := colW * sc * (0.55 + float32(hsh>>16&0xff)/255*0.35)
+		b.vgrad(x, h-hh, cw, hh, rgbaOf(artFar, 0.2), rgbaOf(artFar, 0.5))
+		b.rect(x, h-hh, cw, 2*sc, rgbaOf(artGrid, 0.12))
+		// Lit windows.
+		if hsh&3 == 0 {
+			b.rect(x+cw/2-3*sc, h-hh+20*sc, 6*sc, 10*sc, rgbaOf(artLavaHot, 0.18))
+		}
+	}
+
+	// Grid at half the camera's speed.
+	const gpar = 0.5
+	const cell = 64
+	step := cell * sc
+	gx := float32(math.Mod(v.CX*gpar, cell)) * sc
+	gy := float32(math.Mod(v.CY*gpar, cell)) * sc
+	ga := rgbaOf(artGrid, 0.05)
+	for x := -gx; x < w; x += step {
+		b.rect(x, 0, 1, h, ga)
+	}
+	for y := -gy; y < h; y += step {
+		b.rect(0, y, w, 1, ga)
+	}
+}
+
+// drawTileLayer draws the pre-rendered chunks in view and fills the
+// solid world outside the map.
+func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
+	l := &r.tiles
+	l.frame++
+	v := r.view
+	m := r.m
+	const size = ChunkTiles * tilemap.TileSize
+	sc := float32(v.Scale)
+	// Outside the map: solid, deep colour, drawn as four bands.
+	mx0, my0 := v.ToScreen(0, 0)
+	mx1, my1 := v.ToScreen(float64(m.Width*tilemap.TileSize), float64(m.Height*tilemap.TileSize))
+	deep := rgbaOf(rockColour(maxDepth), 1)
+	w, h := float32(v.W), float32(v.H)
+	// The bands reach 2 px into the map, under the chunks, so no seam
+	// opens between them whatever the rounding.
+	x0, y0 := float32(math.Round(mx0))+2, float32(math.Round(my0))+2
+	x1, y1 := float32(math.Round(mx1))-2, float32(math.Round(my1))-2
+	if y0 > 0 {
+		b.rect(0, 0, w, y0, deep)
+	}
+	if y1 < h {
+		b.rect(0, y1, w, h-y1, deep)
+	}
+	if x0 > 0 {
+		b.rect(0, y0, x0, y1-y0, deep)
+	}
+	if x1 < w {
+		b.rect(x1, y0, w-x1, y1-y0, deep)
+	}
+	b.flush(screen)
+
+	wx0, wy0 := v.ToWorld(0, 0)
+	wx1, wy1 := v.ToWorld(v.W, v.H)
+	cx0, cy0 := max(0, int(math.Floor(wx0/size))), max(0, int(math.Floor(wy0/size)))
+	cx1 := min((m.Width-1)/ChunkTiles, int(math.Floor(wx1/size)))
+	cy1 := min((m.Height-1)/ChunkTiles, int(math.Floor(wy1/size)))
+	op := &r.imgOp
+	for cy := cy0; cy <= cy1; cy++ {
+		for cx := cx0; cx <= cx1; cx++ {
+			img := l.chunkImage(cx, cy)
+			sx, sy := v.ToScreen(float64(cx*size), float64(cy*size))
+			op.GeoM.Reset()
+			op.GeoM.Scale(float64(sc), float64(sc))
+			op.GeoM.Translate(math.Round(sx), math.Round(sy))
+			op.Filter = ebiten.FilterNearest
+			if sc != 1 {
+				op.Filter = ebiten.FilterLinear
+			}
+			screen.DrawImage(img, op)
+		}
+	}
+}
+
+// drawAnimatedTiles adds what moves on the tiles in view: the glowing
+// lava surface, the jump pads and the teleporters.
+func (r *Renderer) drawAnimatedTiles(b, glow *batch, t float64) {
+	v := r.view
+	m := r.m
+	sc := float32(v.Scale)
+	const s = tilemap.TileSize
+	ts := s * sc
+	x0, y0 := v.ToWorld(0, 0)
+	x1, y1 := v.ToWorld(v.W, v.H)
+	tx0, ty0 := max(0, int(x0/s)-1), max(0, int(y0/s)-1)
+	tx1, ty1 := min(m.Width-1, int(x1/s)+1), min(m.Height-1, int(y1/s)+1)
+	for ty := ty0; ty <= ty1; ty++ {
+		for tx := tx0; tx <= tx1; tx++ {
+			if m.At(tx, ty) != tilemap.Lava || m.At(tx, ty-1) == tilemap.Lava {
+				continue
+			}
+			sx, sy := v.ToScreen(float64(tx*s), float64(ty*s))
+			x, y := float32(sx), float32(sy)
+			// A rolling surface: two waves of bright crest.
+			for k := 0; k < 4; k++ {
+				fx := float32(k) / 4
+				ph := t*2.2 + float64(tx)*1.3 + float64(k)*0.9
+				hgt := (3 + 2*float32(math.Sin(ph))) * sc
+				b.rect(x+fx*ts, y, ts/4+1, hgt, rgbaOf(artLavaHot, 1))
+			}
+			a := 0.22 + 0.08*float32(math.Sin(t*3+float64(tx)))
+			glow.vgrad(x, y-22*sc, ts, 22*sc, rgbaOf(artLava, 0), rgbaOf(artLava, a))
+		}
+	}
+	pulse := float32(0.5 + 0.5*math.Sin(t*5))
+	for i := range m.Pads {
+		p := &m.Pads[i]
+		sx, sy := v.ToScreen(float64(p.At.X*s), float64(p.At.Y*s))
+		x, y := float32(sx), float32(sy)
+		if x < -ts || y < -ts || x > float32(v.W) || y > float32(v.H) {
+			continue
+		}
+		b.rect(x+2*sc, y+ts-7*sc, ts-4*sc, 7*sc, rgbaOf(shade(colPad, 0.55), 1))
+		b.rect(x+2*sc, y+ts-7*sc, ts-4*sc, 2*sc, rgbaOf(colPad, 1))
+		for k := 0; k < 3; k++ {
+			f := float32(math.Mod(t*1.6+float64(k)/3, 1))
+			cy := y + ts - 10*sc - f*26*sc
+			a := (1 - f) * 0.9
+			cx := x + ts/2
+			b.line(cx-7*sc, cy+5*sc, cx, cy, 2.5*sc, rgbaOf(colPad, a))
+			b.line(cx, cy, cx+7*sc, cy+5*sc, 2.5*sc, rgbaOf(colPad, a))
+		}
+		glow.vgrad(x, y-ts, ts, 2*ts-6*sc, rgbaOf(colPad, 0), rgbaOf(colPad, 0.12+0.1*pulse))
+	}
+	for i := range m.Teleporters {
+		p := &m.Teleporters[i]
+		sx, sy := v.ToScreen(float64(p.At.X*s)+s/2, float64(p.At.Y*s)+s/2)
+		x, y := float32(sx), float32(sy)
+		if x < -ts || y < -ts || x > float32(v.W)+ts || y > float32(v.H)+ts {
+			continue
+		}
+		glow.radial(x, y, ts*0.9, rgbaOf(colTeleporter, 0.45), rgbaOf(colTeleporter, 0))
+		b.ellipse(x, y, ts*0.32, ts*0.46, rgbaOf(shade(colTeleporter, 0.25), 0.9), rgbaOf(colTeleporter, 0.7))
+		for k := 0; k < 3; k++ {
+			a0 := float32(t*3) + float32(k)*2.094
+			b.arc(x, y, ts*(0.22+0.08*float32(k)), 2*sc, a0, a0+1.6, rgbaOf(colTeleporter, 0), rgbaOf(colWhite, 0.8))
+		}
+	}
+}
