@@ -1,6 +1,8 @@
 package cgame
 
 import (
+	"math"
+
 	"tremor/bg"
 	"tremor/internal/proto"
 )
@@ -91,6 +93,9 @@ func (g *CGame) predictPlayerState() {
 	if hadOld && (ps.EFlags^g.old.EFlags)&bg.EFTeleportBit != 0 {
 		// A teleport since the last frame: an error from before it means
 		// nothing on the other side.
+		if g.cfg.showMiss(1) && g.PredictedError != (Point{}) {
+			g.cfg.Logf("cgame: predicted a teleport at commandTime %d: %.2f px of error snapped", ps.CommandTime, errorPx(g.PredictedError))
+		}
 		g.PredictedError = Point{}
 	}
 	g.levelChanged = false
@@ -125,6 +130,10 @@ func (g *CGame) checkMiss() {
 		old.Persistant[bg.PersSpawnCount] != ps.Persistant[bg.PersSpawnCount] {
 		g.Stats.PredictionTeleports++
 		g.PredictedError = Point{}
+		if g.cfg.showMiss(1) {
+			g.cfg.Logf("cgame: prediction teleport at commandTime %d: %.2f px snapped, not decayed (teleport, respawn or new level)",
+				ps.CommandTime, vecLenPx(old.Origin.Sub(ps.Origin)))
+		}
 		return
 	}
 	d := old.Origin.Sub(ps.Origin)
@@ -142,7 +151,12 @@ func (g *CGame) checkMiss() {
 	}
 	g.PredictedErrorTime = g.Time
 	if g.cfg.showMiss(1) {
-		g.cfg.Logf("cgame: prediction miss of %.2f px at commandTime %d", size, ps.CommandTime)
+		if g.cfg.ErrorDecay > 0 {
+			g.cfg.Logf("cgame: prediction miss of %.2f px at commandTime %d: decayed over %d ms (error drawn now %.2f px)",
+				size, ps.CommandTime, g.cfg.ErrorDecay, errorPx(g.PredictedError))
+		} else {
+			g.cfg.Logf("cgame: prediction miss of %.2f px at commandTime %d: snapped (cg_errorDecay 0)", size, ps.CommandTime)
+		}
 	}
 }
 
@@ -210,3 +224,7 @@ func (g *CGame) setBase(s *Snapshot, num int32) {
 	g.baseNum, g.baseTime, g.baseFlags = num, s.ServerTime, s.Flags
 	g.haveBase = true
 }
+
+// errorPx returns the length of an error vector in pixels, for
+// cg_showmiss.
+func errorPx(p Point) float64 { return math.Hypot(p.X, p.Y) / bg.UnitsPerPixel }

@@ -68,6 +68,39 @@ var mouseNames = []struct {
 	{ebiten.MouseButton4, "mouse5"},
 }
 
+// padButtons maps the standard gamepad layout's buttons to keys.
+var padButtons = []struct {
+	button ebiten.StandardGamepadButton
+	key    keys.KeyNum
+}{
+	{ebiten.StandardGamepadButtonRightBottom, keys.KeyPadA},
+	{ebiten.StandardGamepadButtonRightRight, keys.KeyPadB},
+	{ebiten.StandardGamepadButtonRightLeft, keys.KeyPadX},
+	{ebiten.StandardGamepadButtonRightTop, keys.KeyPadY},
+	{ebiten.StandardGamepadButtonFrontTopLeft, keys.KeyPadLB},
+	{ebiten.StandardGamepadButtonFrontTopRight, keys.KeyPadRB},
+	{ebiten.StandardGamepadButtonFrontBottomLeft, keys.KeyPadLT},
+	{ebiten.StandardGamepadButtonFrontBottomRight, keys.KeyPadRT},
+	{ebiten.StandardGamepadButtonCenterLeft, keys.KeyPadBack},
+	{ebiten.StandardGamepadButtonCenterRight, keys.KeyPadStart},
+	{ebiten.StandardGamepadButtonLeftTop, keys.KeyPadUp},
+	{ebiten.StandardGamepadButtonLeftBottom, keys.KeyPadDown},
+	{ebiten.StandardGamepadButtonLeftLeft, keys.KeyPadLeft},
+	{ebiten.StandardGamepadButtonLeftRight, keys.KeyPadRight},
+}
+
+// padStick are the left stick's four directions as keys: pushed past
+// stickPress it is down, back under stickRelease up (the gap keeps a
+// stick resting near the threshold from chattering).
+var padStick = [4]keys.KeyNum{keys.KeyPadStickLeft, keys.KeyPadStickRight, keys.KeyPadStickUp, keys.KeyPadStickDown}
+
+const (
+	stickPress   = 0.5
+	stickRelease = 0.35
+	// aimDeadZone is how far the right stick must lean to aim.
+	aimDeadZone = 0.3
+)
+
 // maxWheelSteps bounds the wheel steps reported in one frame.
 const maxWheelSteps = 4
 
@@ -83,6 +116,13 @@ type keymap struct {
 	wheel    float64       // wheel travel not yet reported as steps
 	lastPoll int32
 	polled   bool
+
+	pads     []ebiten.GamepadID
+	padDown  [16]bool // by index of padButtons
+	stick    [4]bool  // by index of padStick
+	aimX     float64  // the right stick, when it leans past aimDeadZone
+	aimY     float64
+	aimValid bool
 }
 
 // newKeymap resolves the names of the tables; it panics on a name that
@@ -130,6 +170,8 @@ func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs i
 		report(len(keyNames)+i, ebiten.IsMouseButtonPressed(e.button))
 	}
 
+	m.pollPads(t, event)
+
 	_, dy := ebiten.Wheel()
 	if dy > 0 != (m.wheel > 0) {
 		m.wheel = 0 // the wheel turned back: drop the rest of the old way
@@ -153,9 +195,60 @@ func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs i
 	}
 }
 
+// pollPads reports the gamepads' buttons and left stick as keys (any
+// pad with the standard layout; several pads act as one) and keeps the
+// right stick for aiming.
+func (m *keymap) pollPads(t int32, event func(k keys.KeyNum, down bool, timeMs int32)) {
+	m.pads = ebiten.AppendGamepadIDs(m.pads[:0])
+	var buttons [len(m.padDown)]bool
+	var lx, ly, rx, ry float64
+	for _, id := range m.pads {
+		if !ebiten.IsStandardGamepadLayoutAvailable(id) {
+			continue
+		}
+		for i, b := range padButtons {
+			buttons[i] = buttons[i] || ebiten.IsStandardGamepadButtonPressed(id, b.button)
+		}
+		x, y := ebiten.StandardGamepadAxisValue(id, ebiten.StandardGamepadAxisLeftStickHorizontal),
+			ebiten.StandardGamepadAxisValue(id, ebiten.StandardGamepadAxisLeftStickVertical)
+		if x*x+y*y > lx*lx+ly*ly {
+			lx, ly = x, y
+		}
+		x, y = ebiten.StandardGamepadAxisValue(id, ebiten.StandardGamepadAxisRightStickHorizontal),
+			ebiten.StandardGamepadAxisValue(id, ebiten.StandardGamepadAxisRightStickVertical)
+		if x*x+y*y > rx*rx+ry*ry {
+			rx, ry = x, y
+		}
+	}
+	for i, b := range padButtons {
+		if m.padDown[i] != buttons[i] {
+			m.padDown[i] = buttons[i]
+			event(b.key, buttons[i], t)
+		}
+	}
+	for i, v := range [4]float64{-lx, lx, -ly, ly} {
+		down := v > stickPress || m.stick[i] && v > stickRelease
+		if down != m.stick[i] {
+			m.stick[i] = down
+			event(padStick[i], down, t)
+		}
+	}
+	m.aimValid = rx*rx+ry*ry > aimDeadZone*aimDeadZone
+	m.aimX, m.aimY = rx, ry
+}
+
+// padAim returns the right stick's direction when it leans past the dead
+// zone: the gamepad's aim, which replaces the mouse's.
+func (m *keymap) padAim() (x, y float64, ok bool) {
+	return m.aimX, m.aimY, m.aimValid
+}
+
 // releaseAll forgets the keys down, as when the window loses the
 // keyboard: the caller also calls keys.Binds.ReleaseAll.
 func (m *keymap) releaseAll() {
 	clear(m.down)
 	m.wheel = 0
+	m.padDown = [len(m.padDown)]bool{}
+	m.stick = [4]bool{}
+	m.aimValid = false
 }

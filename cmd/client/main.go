@@ -97,6 +97,7 @@ func run(args []string, stderr io.Writer) int {
 	g.km = newKeymap()
 	g.menu = menu.New(t, menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor})
 	g.lagometer = t.Get("cg_lagometer")
+	g.netgraph = t.Get("cg_netgraph")
 	g.addCommands()
 	g.addCompleters()
 	g.loadSaved()
@@ -143,6 +144,8 @@ type game struct {
 	snd   *sound.Player // nil: silent
 
 	lagometer *console.Cvar // cg_lagometer
+	netgraph  *console.Cvar // cg_netgraph
+	ng        draw.NetGraph
 
 	// The drop-down console and the chat field (messagemode).
 	sb       *console.Scrollback
@@ -156,12 +159,15 @@ type game struct {
 	mouseX   int
 	mouseY   int
 
-	frame    draw.Frame
-	start    time.Time
-	now      int32     // real time of this Update, ms since start
-	last     time.Time // time of the last Draw
-	focused  bool
-	lastSave int32
+	frame   draw.Frame
+	start   time.Time
+	now     int32     // real time of this Update, ms since start
+	last    time.Time // time of the last Draw
+	focused bool
+	// padAim: the gamepad aimed last, with the cursor at padCursor.
+	padAim    bool
+	padCursor [2]int
+	lastSave  int32
 
 	stats      frametime.Recorder
 	updateTook time.Duration
@@ -277,7 +283,7 @@ func (g *game) watchCvars() {
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
 		case "s_volume":
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer":
+		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph":
 		default:
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
 		}
@@ -319,6 +325,16 @@ func (g *game) Update() error {
 		mx, my := ebiten.CursorPosition()
 		lx, ly := g.r.LocalScreen()
 		aimX, aimY = float64(mx)-lx, float64(my)-ly
+		if x, y, ok := g.km.padAim(); ok {
+			// The right stick aims; the aim stays where it left it
+			// until the stick or the mouse moves again.
+			aimX, aimY = 100*x, 100*y
+			g.padAim, g.padCursor = true, [2]int{mx, my}
+		} else if g.padAim && g.padCursor == [2]int{mx, my} {
+			aimX, aimY = 0, 0 // keep the last aim
+		} else {
+			g.padAim = false
+		}
 	}
 	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
 	g.sess.Frame(time.Since(g.start), cmd, g.in.ShowScores())
@@ -353,10 +369,17 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.Names = g.sess.Names()
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
+	if g.menu.IsOpen() && cg == nil {
+		f.Status = "" // the menu says what to do
+	}
 	f.ShowScores = g.in.ShowScores()
 	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	g.r.Draw(screen, f)
+	if c := g.sess.Client(); c != nil && g.netgraph.Bool() && !f.Intermission {
+		g.ng.Sample(c.NetGraph(), g.now)
+		g.r.DrawNetGraph(screen, &g.ng)
+	}
 	if cg != nil && g.lagometer.Bool() && !f.Intermission {
 		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))

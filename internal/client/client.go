@@ -115,6 +115,7 @@ type outPacket struct {
 type packet struct {
 	n    int
 	from netip.AddrPort
+	at   time.Duration // when the reader got it, on the reader's clock (since epoch)
 	buf  [MaxReceivedPacket]byte
 }
 
@@ -193,6 +194,14 @@ type Client struct {
 	serverTimeDelta int32 // server time minus realtime
 	extrapolated    bool  // a frame since the last snapshot ran past it
 
+	auto autoNudge // cl_autoNudge: gap samples and the delay chosen (autonudge.go)
+
+	// Diagnostics (netgraph.go, shownet.go).
+	epoch   time.Time     // origin of the reader's arrival times
+	arrival time.Duration // arrival time of the packet being handled
+	graph   netGraph
+	shownet shownet
+
 	// scratch
 	w       msg.Writer
 	r       msg.Reader
@@ -222,7 +231,9 @@ func New(conn netchan.Conn, cfg Config) *Client {
 		c.free <- new(packet)
 	}
 	c.sim = netsim.Wrap(conn, cfg.netsim(), cfg.Seed^0x9e3779b97f4a7c15)
-	c.out = &countConn{Conn: c.sim, stats: &c.stats}
+	c.out = &countConn{Conn: c.sim, c: c}
+	c.epoch = time.Now()
+	c.initShownet()
 	c.gs.Reset()
 	go c.readLoop(conn)
 	return c
@@ -284,7 +295,7 @@ func (c *Client) readLoop(conn netchan.Conn) {
 			c.inboxDrop.Add(1)
 			continue
 		}
-		p.n, p.from = n, from
+		p.n, p.from, p.at = n, from, time.Since(c.epoch)
 		c.inbox <- p // never blocks: the inbox holds every buffer
 		c.received.Add(1)
 	}
@@ -295,6 +306,7 @@ func (c *Client) readPackets() {
 	for {
 		select {
 		case p := <-c.inbox:
+			c.arrival = p.at
 			c.packetEvent(p.from, p.buf[:p.n])
 			c.free <- p
 		default:
@@ -307,12 +319,14 @@ func (c *Client) readPackets() {
 // the impairments decide its fate.
 type countConn struct {
 	netchan.Conn
-	stats *Stats
+	c *Client
 }
 
 func (c *countConn) WriteTo(p []byte, to netip.AddrPort) error {
-	c.stats.PacketsUp++
-	c.stats.BytesUp += uint64(len(p))
+	cl := c.c
+	cl.stats.PacketsUp++
+	cl.stats.BytesUp += uint64(len(p))
+	cl.graph.packetOut(cl.realtime, len(p))
 	return c.Conn.WriteTo(p, to)
 }
 
@@ -330,6 +344,7 @@ func (c *Client) SetConfig(cfg Config) {
 		c.userinfoModified = true
 	}
 	c.sim.SetConfig(cfg.netsim())
+	c.applyShownet()
 }
 
 // State returns the connection state.
@@ -479,6 +494,7 @@ func (c *Client) clearState() {
 	c.outPackets = [proto.PacketBackup]outPacket{}
 	c.serverTime, c.oldServerTime, c.serverTimeDelta = 0, 0, 0
 	c.extrapolated = false
+	c.graph.resetJitter()
 }
 
 // Frame runs one client frame at time now (the time since any fixed
@@ -633,5 +649,8 @@ func (c *Client) checkForResend() {
 // sendOOB sends a connectionless packet to the server.
 func (c *Client) sendOOB(text string) {
 	c.oobBuf = oob.AppendPacket(c.oobBuf[:0], text)
+	if c.cfg.ShowPackets {
+		c.showConnectionless(netchan.Outgoing, len(c.oobBuf), text)
+	}
 	_ = c.out.WriteTo(c.oobBuf, c.serverAddr) // a lost packet is resent
 }

@@ -46,6 +46,10 @@ type Config struct {
 	// values render further in the past (more interpolation, less
 	// extrapolation), negative ones closer to the newest snapshot.
 	TimeNudge int
+	// AutoNudge is cl_autoNudge: the client chooses the time nudge itself
+	// from the snapshot jitter and loss it measures (0 to MaxAutoNudge
+	// ms, changed a few ms a second), and TimeNudge is ignored.
+	AutoNudge bool
 	// NoDelta is cl_nodelta: ask for full snapshots only.
 	NoDelta bool
 
@@ -70,6 +74,18 @@ type Config struct {
 
 	// Seed makes the qport and the impairments reproducible.
 	Seed uint64
+
+	// Diagnostics printed through Logf, live (see shownet.go).
+	// ShowPackets is showpackets: a line for every packet sent and
+	// received. ShowNet is cl_shownet, -1 to 4: 1 the size of every
+	// server message, 2 its operations, 3 the entities and player-state
+	// fields each snapshot changed, 4 with their values; -1 one line per
+	// snapshot with its entity counts.
+	ShowPackets bool
+	ShowNet     int
+	// Logf prints the diagnostics, one line per call (no newline in
+	// format); nil prints to standard error.
+	Logf func(format string, args ...any)
 
 	// LoadMap loads the arena a gamestate names; nil means
 	// arenas.Load. The map's checksum is verified against the server's.

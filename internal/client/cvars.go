@@ -26,6 +26,8 @@ func Cvars(name string) []console.Decl {
 			Help: "previous packets whose usercmds each packet repeats"},
 		{Name: "cl_timeNudge", Default: "0", Flags: console.Integral, Min: -MaxTimeNudge, Max: MaxTimeNudge,
 			Help: "ms to shift the render time back (positive) or forward"},
+		{Name: "cl_autoNudge", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
+			Help: "choose the time nudge from the measured jitter and loss (replaces cl_timeNudge)"},
 		{Name: "cl_nodelta", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
 			Help: "ask for full snapshots only"},
 		{Name: "cl_timeout", Default: "30", Flags: console.Integral, Min: 1, Max: 3600,
@@ -44,6 +46,10 @@ func Cvars(name string) []console.Decl {
 			Help: "percent of the client's packets held back so later ones overtake them"},
 		{Name: "cl_packetburst", Default: "0", Min: 0, Max: 100,
 			Help: "percent of the client's packets that start a 250 ms burst of loss"},
+		{Name: "showpackets", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
+			Help: "print every packet sent and received: size, sequence, fragment, drops"},
+		{Name: "cl_shownet", Default: "0", Flags: console.Integral, Min: -1, Max: 4,
+			Help: "print server messages: 1 sizes, 2 operations, 3 changed entities and fields, 4 with values, -1 entity counts"},
 		{Name: "com_maxfps", Default: "60", Flags: console.Archive | console.Integral, Min: 10, Max: 1000,
 			Help: "client frames per second"},
 		{Name: "cl_nopredict", Default: "0", Flags: console.Integral, Min: 0, Max: 1, Aliases: []string{"cg_nopredict"},
@@ -51,7 +57,7 @@ func Cvars(name string) []console.Decl {
 		{Name: "cg_errorDecay", Default: "100", Flags: console.Archive | console.Integral, Min: 0, Max: 10000,
 			Help: "ms over which a prediction error is smoothed away"},
 		{Name: "cg_showmiss", Default: "0", Flags: console.Integral, Min: 0, Max: 2,
-			Help: "print prediction misses (1) and every replay (2)"},
+			Help: "print prediction misses with their size, decayed or snapped (1), and every replay (2)"},
 	}
 }
 
@@ -67,6 +73,7 @@ func ConfigFromCvars(t *console.Table) Config {
 		PacketDup:       pd,
 		NoPacketDup:     pd == 0,
 		TimeNudge:       t.Get("cl_timeNudge").Int(),
+		AutoNudge:       t.Get("cl_autoNudge").Bool(),
 		NoDelta:         t.Get("cl_nodelta").Bool(),
 		Timeout:         time.Duration(t.Get("cl_timeout").Int()) * time.Second,
 		ConnectTries:    t.Get("cl_connectTries").Int(),
@@ -76,6 +83,8 @@ func ConfigFromCvars(t *console.Table) Config {
 		PacketDuplicate: finite(t.Get("cl_packetduplicate").Float()),
 		PacketReorder:   finite(t.Get("cl_packetreorder").Float()),
 		PacketBurst:     finite(t.Get("cl_packetburst").Float()),
+		ShowPackets:     t.Get("showpackets").Bool(),
+		ShowNet:         t.Get("cl_shownet").Int(),
 	}
 }
 

@@ -58,4 +58,13 @@
 //
 // Messages are unscrambled, and sent scrambled, when the server's
 // systeminfo says sv_scramble 1.
+//
+// # Diagnostics
+//
+// Quake III's showpackets and cl_shownet (Config.ShowPackets,
+// Config.ShowNet) print every packet and every server message, down to
+// the fields each snapshot changed, through Config.Logf; off, they cost
+// nothing. NetGraph returns a net graph's figures over the last second:
+// bytes and packets each way, loss, ping, snapshot jitter, snapshot rate,
+// full snapshots and the reliable commands waiting.
 package client

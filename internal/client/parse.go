@@ -19,16 +19,20 @@ import (
 func (c *Client) packetEvent(from netip.AddrPort, p []byte) {
 	c.stats.PacketsDown++
 	c.stats.BytesDown += uint64(len(p))
+	c.graph.packetIn(c.realtime, len(p))
 	if oob.IsConnectionless(p) {
+		if c.cfg.ShowPackets {
+			text, _ := oob.Parse(p)
+			c.showConnectionless(netchan.Incoming, len(p), text)
+		}
 		c.connectionless(from, p)
 		return
 	}
-	if c.state < Connected || c.ch == nil {
-		c.stats.Foreign++ // cannot be a sequenced packet for us yet
-		return
-	}
-	if from != c.ch.Remote() {
-		c.stats.Foreign++
+	if c.state < Connected || c.ch == nil || from != c.ch.Remote() {
+		c.stats.Foreign++ // not from the server, or not a sequenced packet for us yet
+		if c.cfg.ShowPackets {
+			c.logf("recv %4d : from %v, ignored", len(p), from)
+		}
 		return
 	}
 	body, ok, err := c.ch.Process(p)
@@ -42,6 +46,7 @@ func (c *Client) packetEvent(from netip.AddrPort, p []byte) {
 	seq := c.ch.IncomingSequence()
 	c.stats.Messages++
 	c.stats.SnapshotsDropped += uint64(c.ch.Dropped())
+	c.graph.message(c.realtime, c.ch.Dropped())
 	c.serverMessageSequence = int32(seq)
 	c.lastPacketTime = c.realtime
 	c.parseServerMessage(body, seq)
@@ -90,6 +95,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		}
 		c.ch = netchan.New(c.out, from, netchan.ClientSide, c.qport)
 		c.ch.Encode = c.encode
+		c.applyShownet()
 		c.lastPacketTime = c.realtime
 		c.lastPacketSent = c.realtime - 10000 // send the first packet now
 		c.connectPackets = 0
@@ -128,6 +134,17 @@ func (c *Client) encode(_ uint32, m []byte) {
 
 // parseServerMessage parses one server message (CL_ParseServerMessage).
 func (c *Client) parseServerMessage(body []byte, seq uint32) {
+	if c.cfg.ShowNet >= 2 {
+		c.logf("message %d: %d bytes", seq, len(body))
+	}
+	c.parseMessage(body, seq)
+	if c.cfg.ShowNet > 0 {
+		c.showMessageEnd(seq, len(body))
+	}
+}
+
+// parseMessage is parseServerMessage without the cl_shownet summary.
+func (c *Client) parseMessage(body []byte, seq uint32) {
 	r := &c.r
 	r.Reset(body, msg.Huffman)
 	ack := r.ReadLong()
@@ -149,10 +166,14 @@ func (c *Client) parseServerMessage(body []byte, seq uint32) {
 		c.recountReliable()
 	}
 	for c.state >= Connected {
+		pos := r.BytePos()
 		op := r.ReadUint8()
 		if r.Err() != nil {
 			c.fail(r.Err())
 			return
+		}
+		if c.cfg.ShowNet >= 2 && op != proto.SvcServerCommand {
+			c.logf("%4d: %s", pos, svcName(op))
 		}
 		switch op {
 		case proto.SvcEOF:
@@ -163,6 +184,9 @@ func (c *Client) parseServerMessage(body []byte, seq uint32) {
 			if r.Err() != nil {
 				c.fail(r.Err())
 				return
+			}
+			if c.cfg.ShowNet >= 2 {
+				c.logf("%4d: %s %d %q", pos, svcName(op), seq, text)
 			}
 			// A server holds at most MaxReliableCommands commands the
 			// client has not acknowledged: a sequence past that is
@@ -377,7 +401,12 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		fromPS, fromEnts = &old.ps, c.entities(old)
 	}
 	out := c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]
+	if c.cfg.ShowNet >= 3 {
+		c.shownet.events = c.shownet.events[:0]
+		r.SetFieldTrace(c.shownet.fieldFn)
+	}
 	ents := proto.ReadSnapshotBody(r, fromPS, fromEnts, &c.gs.Baselines, &c.ps, out)
+	r.SetFieldTrace(nil)
 	if r.Err() != nil {
 		c.fail(r.Err())
 		return false
@@ -388,6 +417,9 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		// Read to the end and thrown away: the next usercmd packet asks
 		// for a full snapshot, because lastValid != this message.
 		c.stats.SnapshotsInvalid++
+		if c.showSnapshots() {
+			c.showSnapshot(&info, -1, fromEnts, ents)
+		}
 		if c.Hooks.Snapshot != nil {
 			c.Hooks.Snapshot(info, &c.ps, ents)
 		}
@@ -431,6 +463,14 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 	if s.ping >= 0 {
 		c.stats.PingSum += uint64(s.ping)
 		c.stats.PingCount++
+	}
+	if d, ok := c.graph.snapshot(c.realtime, c.arrival, h.ServerTime, h.DeltaNum == 0,
+		h.Flags&proto.SnapRateDelayed != 0, s.ping); ok {
+		c.stats.JitterSum += d
+		c.stats.JitterSamples++
+	}
+	if c.showSnapshots() {
+		c.showSnapshot(&info, s.ping, fromEnts, ents)
 	}
 	// A snapshot must move time forward to be shown: a duplicate time
 	// would make an interpolation fraction divide by zero.

@@ -1,5 +1,7 @@
 package client
 
+import "time"
+
 // Stats are a client's counters since New. Bytes and packets count UDP
 // payloads (netchan or connectionless packets, headers included; no IP or
 // UDP headers). Up counts what the client sent before cl_packetloss and
@@ -47,6 +49,11 @@ type Stats struct {
 
 	PingSum, PingCount uint64 // ms, over the snapshots that measured one
 
+	// JitterSum adds up the snapshots' jitter samples, JitterSamples
+	// counts them (see NetGraph.Jitter for the definition).
+	JitterSum     time.Duration
+	JitterSamples uint64
+
 	Malformed    uint64 // messages or packets dropped as malformed
 	Foreign      uint64 // packets from another address, or unexpected
 	InboxDropped uint64 // packets dropped because Frame fell behind
@@ -58,6 +65,24 @@ func (s *Stats) PingAvg() float64 {
 		return 0
 	}
 	return float64(s.PingSum) / float64(s.PingCount)
+}
+
+// JitterAvg returns the mean snapshot jitter in milliseconds (see
+// NetGraph.Jitter), 0 if none was measured.
+func (s *Stats) JitterAvg() float64 {
+	if s.JitterSamples == 0 {
+		return 0
+	}
+	return float64(s.JitterSum) / float64(s.JitterSamples) / float64(time.Millisecond)
+}
+
+// LossPercent returns the server messages lost on the way as a
+// percentage of those sent (delivered plus lost), 0 with no messages.
+func (s *Stats) LossPercent() float64 {
+	if s.Messages+s.SnapshotsDropped == 0 {
+		return 0
+	}
+	return 100 * float64(s.SnapshotsDropped) / float64(s.Messages+s.SnapshotsDropped)
 }
 
 // Stats returns a copy of the counters.

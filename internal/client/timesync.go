@@ -16,8 +16,9 @@ const (
 
 // setCGameTime advances the render time (CL_SetCGameTime). In Primed it
 // waits for the first snapshot of an active client; then every frame it
-// sets serverTime from the realtime and the delta, and every new
-// snapshot corrects the delta.
+// sets serverTime from the realtime, the delta and the time nudge
+// (cl_timeNudge, or cl_autoNudge's delay), and every new snapshot is
+// measured for cl_autoNudge and corrects the delta.
 func (c *Client) setCGameTime() {
 	if c.state != Active {
 		if c.state != Primed || !c.newSnapshots {
@@ -28,7 +29,8 @@ func (c *Client) setCGameTime() {
 			return
 		}
 	}
-	target := c.realtime + c.serverTimeDelta - int32(c.cfg.TimeNudge)
+	c.auto.frame(c.frameMsec, c.serverTimeDelta, c.cfg.AutoNudge, c.cfg.TimeNudge)
+	target := c.realtime + c.serverTimeDelta - c.auto.nudge
 	// Time never runs backwards. When the estimate jumps back, run at
 	// half speed until it has caught up, rather than freeze.
 	if target < c.oldServerTime {
@@ -47,7 +49,14 @@ func (c *Client) setCGameTime() {
 		c.stats.FramesExtrapolated++
 	}
 	if c.newSnapshots {
+		c.auto.snapshot(c.snap.serverTime, c.realtime, c.realtime-c.frameMsec, c.serverTimeDelta,
+			c.stats.Messages, c.stats.SnapshotsDropped)
+		resets := c.stats.TimeResets
 		c.adjustTimeDelta()
+		if c.stats.TimeResets != resets {
+			// The link or the server changed: measure again.
+			c.auto.start(c.snap.serverTime, c.realtime, c.serverTimeDelta, c.stats.Messages, c.stats.SnapshotsDropped)
+		}
 	}
 }
 
@@ -58,7 +67,9 @@ func (c *Client) firstSnapshot() bool {
 		return false
 	}
 	c.serverTimeDelta = c.snap.serverTime - c.realtime
-	c.oldServerTime = c.snap.serverTime - int32(c.cfg.TimeNudge)
+	c.auto.start(c.snap.serverTime, c.realtime, c.serverTimeDelta, c.stats.Messages, c.stats.SnapshotsDropped)
+	c.auto.frame(0, c.serverTimeDelta, c.cfg.AutoNudge, c.cfg.TimeNudge)
+	c.oldServerTime = c.snap.serverTime - c.auto.nudge
 	c.serverTime = c.oldServerTime
 	c.extrapolated = false
 	c.setState(Active)
@@ -95,8 +106,8 @@ func (c *Client) adjustTimeDelta() {
 }
 
 // ServerTime returns the server time to render at this frame: the
-// estimate shifted back by cl_timeNudge (cl.serverTime). It never
-// decreases within one gamestate.
+// estimate shifted back by cl_timeNudge, or by cl_autoNudge's delay
+// (cl.serverTime). It never decreases within one gamestate.
 func (c *Client) ServerTime() int32 { return c.serverTime }
 
 // ServerTimeDelta returns the estimated server time minus the client's

@@ -395,7 +395,7 @@ func (s *Server) Packet(now int32, from netip.AddrPort, data []byte) {
 	}
 	c.lastPacketTime = now
 	if s.cfg.ShowLoss && c.chan_.Dropped() > 0 {
-		s.logf("%s: dropped %d packets at %d", c.name, c.chan_.Dropped(), c.chan_.IncomingSequence())
+		s.showLoss(c)
 	}
 	s.executeClientMessage(c, body)
 }

@@ -224,6 +224,8 @@ type Reader struct {
 	mode Mode
 	err  error
 	str  [MaxBigStringChars]byte
+	// trace, if not nil, sees the fields delta reads change (SetFieldTrace).
+	trace func(FieldEvent)
 }
 
 // NewReader returns a Reader over data in mode.

@@ -396,10 +396,16 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 	from = t.orZero(from)
 	if r.ReadBits(1) == 1 {
 		*to = t.zero
+		if r.trace != nil {
+			r.traceStart(t.name, true)
+		}
 		return true
 	}
 	if from != to {
 		*to = *from
+	}
+	if r.trace != nil {
+		r.traceStart(t.name, false)
 	}
 	if r.ReadBits(1) == 0 {
 		return false
@@ -424,6 +430,9 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 		}
 		*t.ptr(to, f.off) = v
 		t.recv[i].add(r.BitPos() - start + 1)
+		if r.trace != nil {
+			r.traceField(t.name, f.name, -1, f.bits, v)
+		}
 	}
 	return false
 }
@@ -499,6 +508,9 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 	if from != to {
 		*to = *from
 	}
+	if r.trace != nil {
+		r.traceStart(t.name, false)
+	}
 	lc := int(r.ReadBits(8))
 	if lc > len(t.fields) {
 		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
@@ -517,6 +529,9 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 		}
 		*t.ptr(to, f.off) = v
 		t.recv[i].add(r.BitPos() - start + 1)
+		if r.trace != nil {
+			r.traceField(t.name, f.name, -1, f.bits, v)
+		}
 	}
 	if len(t.arrays) == 0 || r.ReadBits(1) == 0 {
 		return
@@ -529,7 +544,11 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 		mask := r.ReadBits(a.n)
 		for j := 0; j < a.n; j++ {
 			if mask&(1<<j) != 0 {
-				*t.ptr(to, a.off+uintptr(4*j)) = r.ReadBits(a.bits)
+				v := r.ReadBits(a.bits)
+				*t.ptr(to, a.off+uintptr(4*j)) = v
+				if r.trace != nil {
+					r.traceField(t.name, a.name, j, a.bits, v)
+				}
 			}
 		}
 		t.recv[len(t.fields)+k].add(r.BitPos() - start + 1)
@@ -603,6 +622,10 @@ func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
 		*to = *from
 	}
 	*t.ptr(to, tf.off) = tt
+	if r.trace != nil {
+		r.traceStart(t.name, false)
+		r.traceField(t.name, tf.name, -1, tf.bits, tt)
+	}
 	if r.ReadBits(1) == 0 {
 		return
 	}
@@ -617,9 +640,12 @@ func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
 			bits = 32
 		}
 		n := width(bits)
-		v := r.ReadBits(n) ^ key
-		*t.ptr(to, f.off) = truncate(v, bits)
+		v := truncate(r.ReadBits(n)^key, bits)
+		*t.ptr(to, f.off) = v
 		t.recv[i+1].add(r.BitPos() - start + 1)
+		if r.trace != nil {
+			r.traceField(t.name, f.name, -1, f.bits, v)
+		}
 	}
 }
 

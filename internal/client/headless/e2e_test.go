@@ -244,10 +244,10 @@ func logReport(t *testing.T, rep *headless.Report) {
 	t.Helper()
 	tot := rep.Totals
 	t.Logf("totals: connected %d, snapshots %d (full %d, rate-delayed %d, dropped %d, invalid %d), down %d B, up %d B, "+
-		"server commands %d, gaps %d, chat sent %d received %d, prediction misses %d, corrections %d (max %.2f px), frames %d (extrapolated %d), ping %.1f ms",
+		"server commands %d, gaps %d, chat sent %d received %d, prediction misses %d, corrections %d (max %.2f px), frames %d (extrapolated %d), ping %.1f ms, jitter %.1f ms, loss %.1f %%",
 		tot.Connected, tot.Snapshots, tot.SnapshotsFull, tot.SnapshotsRateDelayed, tot.SnapshotsDropped, tot.SnapshotsInvalid,
 		tot.BytesDown, tot.BytesUp, tot.ServerCommands, tot.ServerCommandGaps, tot.ChatSent, tot.ChatReceived,
-		tot.PredictionMisses, tot.PredictionCorrections, tot.PredictionErrorMax, tot.Frames, tot.FramesExtrapolated, tot.PingMsAvg)
+		tot.PredictionMisses, tot.PredictionCorrections, tot.PredictionErrorMax, tot.Frames, tot.FramesExtrapolated, tot.PingMsAvg, tot.JitterMs, tot.LossPct)
 }
 
 // TestEndToEnd is the end-to-end test: a dedicated server with

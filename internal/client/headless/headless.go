@@ -57,6 +57,11 @@ type Config struct {
 	// Log, if not nil, receives one JSON object per line for each event
 	// (see Event*).
 	Log io.Writer
+	// Console receives the clients' diagnostic lines (showpackets,
+	// cl_shownet: Client.ShowPackets, Client.ShowNet), each prefixed with
+	// "client I: "; nil means standard error. Unused when Client.Logf is
+	// set.
+	Console io.Writer
 	// Listen opens client i's socket; nil opens a UDP socket on an
 	// ephemeral port (of 127.0.0.1 when the server is on a loopback
 	// address).
@@ -74,6 +79,7 @@ type Runner struct {
 	start   time.Time
 	clients []*player
 
+	consoleMu sync.Mutex   // one diagnostic line at a time on Console
 	settled   atomic.Int32 // clients active, or finished without getting there
 	chatGate  atomic.Bool  // every client settled: chat may start
 	live      atomic.Pointer[client.Config]

@@ -2,6 +2,9 @@ package headless
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +110,9 @@ func newPlayer(r *Runner, i int, conn netchan.Conn) *player {
 	for k := range p.recv {
 		p.recv[k].next = 1
 	}
+	if cfg.Logf == nil {
+		cfg.Logf = p.logf
+	}
 	p.c = client.New(conn, cfg)
 	p.c.Hooks = client.Hooks{
 		StateChange:   p.stateChange,
@@ -171,9 +177,26 @@ func (p *player) applyLive() {
 			c := *cfg
 			old := p.c.Config()
 			c.Name, c.Seed = old.Name, old.Seed
+			if c.Logf == nil {
+				c.Logf = old.Logf
+			}
 			p.c.SetConfig(c)
 		}
 	}
+}
+
+// logf prints one of the client's diagnostic lines (showpackets,
+// cl_shownet) to the run's Console, prefixed with the client's index.
+func (p *player) logf(format string, args ...any) {
+	r := p.r
+	line := fmt.Sprintf("client %d: "+format+"\n", append([]any{p.i}, args...)...)
+	r.consoleMu.Lock()
+	defer r.consoleMu.Unlock()
+	w := r.cfg.Console
+	if w == nil {
+		w = os.Stderr
+	}
+	_, _ = io.WriteString(w, line)
 }
 
 func (p *player) stateChange(from, to client.State) {

@@ -27,6 +27,12 @@ type ClientReport struct {
 	// or correction.
 	PredictionErrorMax float64 `json:"prediction_error_max"`
 	PingMsAvg          float64 `json:"ping_ms_avg"`
+	// JitterMs is the mean snapshot jitter: |arrival gap - server time
+	// gap| of consecutive snapshots (client.NetGraph.Jitter), in ms.
+	JitterMs float64 `json:"jitter_ms"`
+	// LossPct is the server messages lost on the way, in percent of
+	// those sent (snapshots_dropped over messages delivered plus lost).
+	LossPct float64 `json:"loss_pct"`
 }
 
 // Counts are the counters a report gives per client and sums into its
@@ -91,8 +97,9 @@ func (c *Counts) add(o *Counts) {
 	c.FramesExtrapolated += o.FramesExtrapolated
 }
 
-// Totals sum the clients' reports; ping is the mean of the clients' means,
-// prediction_error_max the largest, duration_s the run's.
+// Totals sum the clients' reports; ping and jitter are the means of the
+// clients' means, loss_pct the share of all the clients' server messages
+// lost, prediction_error_max the largest, duration_s the run's.
 type Totals struct {
 	Clients           int            `json:"clients"`
 	Connected         int            `json:"connected"`
@@ -105,6 +112,8 @@ type Totals struct {
 
 	PredictionErrorMax float64 `json:"prediction_error_max"`
 	PingMsAvg          float64 `json:"ping_ms_avg"`
+	JitterMs           float64 `json:"jitter_ms"`
+	LossPct            float64 `json:"loss_pct"`
 }
 
 // Report is the result of a run.
@@ -129,7 +138,8 @@ func (r *Runner) report() *Report {
 	for i, p := range r.clients {
 		sent[i] = p.chatSent
 	}
-	pings := 0
+	pings, jitters := 0, 0
+	var messages, lost uint64
 	for _, p := range r.clients {
 		st := p.c.Stats()
 		kind, reason := p.c.Dropped()
@@ -143,6 +153,8 @@ func (r *Runner) report() *Report {
 			DurationS:          (p.stopped - p.started).Seconds(),
 			PredictionErrorMax: p.cgStats.errorMax,
 			PingMsAvg:          st.PingAvg(),
+			JitterMs:           st.JitterAvg(),
+			LossPct:            st.LossPercent(),
 			Counts: Counts{
 				Snapshots:             st.Snapshots,
 				SnapshotsFull:         st.SnapshotsFull,
@@ -197,9 +209,21 @@ func (r *Runner) report() *Report {
 			t.PingMsAvg += cr.PingMsAvg
 			pings++
 		}
+		if st.JitterSamples > 0 {
+			t.JitterMs += cr.JitterMs
+			jitters++
+		}
+		messages += st.Messages
+		lost += st.SnapshotsDropped
 	}
 	if pings > 0 {
 		t.PingMsAvg /= float64(pings)
+	}
+	if jitters > 0 {
+		t.JitterMs /= float64(jitters)
+	}
+	if messages+lost > 0 {
+		t.LossPct = 100 * float64(lost) / float64(messages+lost)
 	}
 	return rep
 }

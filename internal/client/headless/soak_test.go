@@ -97,6 +97,12 @@ func runSoak(t *testing.T, clients int, duration time.Duration, blackouts []time
 	if rep.Totals.SnapshotsDropped == 0 {
 		t.Error("no snapshot lost: the network was not terrible")
 	}
+	// 20 % loss and ±30 ms of jitter on the way down show in the report.
+	for _, c := range rep.Clients {
+		if c.LossPct <= 0 || c.LossPct >= 100 || c.JitterMs <= 0 {
+			t.Errorf("client %d: loss %.1f %%, jitter %.1f ms", c.Client, c.LossPct, c.JitterMs)
+		}
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for _, d := range ts.drops {

@@ -59,6 +59,18 @@ var Defaults = []Binding{
 	{"escape", MenuCommand},
 	{"f11", "toggle r_fullscreen"},
 	{"f12", "screenshot"},
+	{"pad_stickleft", "+moveleft"},
+	{"pad_left", "+moveleft"},
+	{"pad_stickright", "+moveright"},
+	{"pad_right", "+moveright"},
+	{"pad_a", "+moveup"},
+	{"pad_stickdown", "+movedown"},
+	{"pad_down", "+movedown"},
+	{"pad_rt", "+attack"},
+	{"pad_rb", "weapnext"},
+	{"pad_lb", "weapprev"},
+	{"pad_back", "+scores"},
+	{"pad_start", MenuCommand},
 }
 
 // Binds holds the command bound to each key and which keys are down

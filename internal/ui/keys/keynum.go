@@ -89,6 +89,28 @@ const (
 	KeyScrollLock
 	KeyPrint
 	KeyMenu
+
+	// The gamepad's buttons in the standard layout (A at the bottom of
+	// the right cluster, as on an Xbox pad), and its left stick pushed
+	// past half way, as keys.
+	KeyPadA
+	KeyPadB
+	KeyPadX
+	KeyPadY
+	KeyPadLB
+	KeyPadRB
+	KeyPadLT
+	KeyPadRT
+	KeyPadBack
+	KeyPadStart
+	KeyPadUp
+	KeyPadDown
+	KeyPadLeft
+	KeyPadRight
+	KeyPadStickLeft
+	KeyPadStickRight
+	KeyPadStickUp
+	KeyPadStickDown
 	lastKey
 )
 
@@ -140,6 +162,12 @@ func init() {
 		{KeyKPNumLock, "kp_numlock"}, {KeyKPStar, "kp_star"}, {KeyKPEquals, "kp_equals"},
 		{KeyMWheelDown, "mwheeldown"}, {KeyMWheelUp, "mwheelup"},
 		{KeyScrollLock, "scrolllock"}, {KeyPrint, "print"}, {KeyMenu, "menu"},
+		{KeyPadA, "pad_a"}, {KeyPadB, "pad_b"}, {KeyPadX, "pad_x"}, {KeyPadY, "pad_y"},
+		{KeyPadLB, "pad_lb"}, {KeyPadRB, "pad_rb"}, {KeyPadLT, "pad_lt"}, {KeyPadRT, "pad_rt"},
+		{KeyPadBack, "pad_back"}, {KeyPadStart, "pad_start"},
+		{KeyPadUp, "pad_up"}, {KeyPadDown, "pad_down"}, {KeyPadLeft, "pad_left"}, {KeyPadRight, "pad_right"},
+		{KeyPadStickLeft, "pad_stickleft"}, {KeyPadStickRight, "pad_stickright"},
+		{KeyPadStickUp, "pad_stickup"}, {KeyPadStickDown, "pad_stickdown"},
 	} {
 		add(n.k, n.name)
 	}

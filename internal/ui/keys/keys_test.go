@@ -317,7 +317,7 @@ func TestKeysFor(t *testing.T) {
 	b := NewBinds(tab)
 	b.SetDefaults()
 	got := b.KeysFor("+MOVELEFT")
-	if !slices.Equal(got, []string{"a", "leftarrow"}) {
+	if !slices.Equal(got, []string{"a", "leftarrow", "pad_left", "pad_stickleft"}) {
 		t.Errorf("KeysFor(+moveleft) = %q", got)
 	}
 	if got := b.KeysFor("no such command"); got != nil {

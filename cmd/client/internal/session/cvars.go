@@ -30,6 +30,8 @@ var Cvars = append(append(client.Cvars("Player"), server.CvarDecls()...),
 		Help: "open the sound device at start (0: never, for machines whose audio hangs or fails)"},
 	console.Decl{Name: "cg_lagometer", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
 		Help: "draw the lagometer: frames (blue interpolated, yellow extrapolated) over snapshots (green ping, yellow rate-delayed, red lost)"},
+	console.Decl{Name: "cg_netgraph", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
+		Help: "draw the net graph: bytes and packets per second each way, ping, jitter, loss, snapshot rate, full snapshots, reliable commands pending"},
 	console.Decl{Name: "con_notifytime", Default: "3", Flags: console.Archive, Min: 0, Max: 60,
 		Help: "seconds the newest console lines stay on screen with the console closed (0: none)"},
 	console.Decl{Name: "fs_homepath", Default: "", Flags: console.Init,
@@ -40,6 +42,8 @@ var Cvars = append(append(client.Cvars("Player"), server.CvarDecls()...),
 func clientConfig(t *console.Table, seed uint64) client.Config {
 	c := client.ConfigFromCvars(t)
 	c.Seed = seed
+	// showpackets and cl_shownet print to the console.
+	c.Logf = func(format string, args ...any) { t.Printf(format+"\n", args...) }
 	return c
 }
 

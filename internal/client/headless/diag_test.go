@@ -1,0 +1,67 @@
+package headless_test
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"tremor/internal/client"
+	"tremor/internal/client/headless"
+	"tremor/internal/server"
+)
+
+// The clients' showpackets and cl_shownet lines reach the run's Console,
+// prefixed with the client's index.
+func TestDiagnosticsConsole(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Seed = 5
+	ts := startServer(t, cfg, "arena1", 0)
+	var out lockedBuffer
+	r := headless.New(headless.Config{
+		Server:   ts.srv.Addr(),
+		Clients:  2,
+		Duration: 1500 * time.Millisecond,
+		Client:   client.Config{ShowPackets: true, ShowNet: 1},
+		Seed:     3,
+		Console:  &out,
+	})
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() {
+		t.Fatalf("a client failed: %+v", rep.Clients)
+	}
+	text := out.String()
+	for _, re := range []string{
+		`(?m)^client 0: send +\d+ : connectionless getchallenge$`,
+		`(?m)^client 1: recv +\d+ : connectionless connectResponse$`,
+		`(?m)^client 1: recv +\d+ : s=\d+$`,
+		`(?m)^client 0: message \d+: \d+ bytes, \d+ read$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no line matching %s", re)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the clients' goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,468 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"tremor/bg"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+const cmdMask = proto.MaxReliableCommands - 1
+
+// snapEntry is one snapshot kept as a possible delta base.
+type snapEntry struct {
+	messageNum int32
+	valid      bool
+	serverTime int32
+	ps         bg.PlayerState
+	ents       []bg.EntityState
+}
+
+// conn is what the inspector keeps for one client connection: the
+// union of what the client keeps to read the server (server command
+// ring, gamestate, snapshot ring) and what the server keeps to read the
+// client (client command ring), both filled from what passes by.
+type conn struct {
+	used uint64
+
+	challenge        uint32 // the connection's, once connectResponse passed
+	pendingChallenge uint32 // from the last connect
+	up, down         channel
+
+	serverCmds   [proto.MaxReliableCommands]string // as the client holds them
+	serverCmdSeq int32
+	clientCmds   [proto.MaxReliableCommands]string // as the server holds them
+	clientCmdSeq int32
+	bcs          proto.BigConfigstring
+
+	gs            *proto.Gamestate
+	haveGamestate bool
+	serverID      int32
+	scramble      bool
+
+	snaps       [proto.PacketBackup]snapEntry
+	lastCmdTime int32
+
+	r       msg.Reader
+	scratch [netchan.MaxMsgLen]byte
+}
+
+func newConn() *conn {
+	c := &conn{gs: new(proto.Gamestate)}
+	c.gs.Reset()
+	return c
+}
+
+// connect starts a new connection (connectResponse): fresh channels and
+// rings, the challenge of the connect that was answered.
+func (c *conn) connect() {
+	ch := c.pendingChallenge
+	if ch == 0 {
+		ch = c.challenge
+	}
+	used := c.used
+	*c = conn{used: used, challenge: ch, gs: c.gs}
+	c.gs.Reset()
+}
+
+// serverMessage decodes a server→client message body. It is read with
+// the scramble setting of the last gamestate the inspector saw, as the
+// client does; if that fails, with the other one (the inspector may have
+// seen a gamestate the client never got, or none at all).
+func (c *conn) serverMessage(m *Message, seq uint32, body []byte) {
+	scramble := c.scramble && c.haveGamestate
+	ops, bits, err := c.parseServer(seq, body, scramble)
+	if err != nil {
+		if ops2, bits2, err2 := c.parseServer(seq, body, !scramble); err2 == nil {
+			ops, bits, err, scramble = ops2, bits2, nil, !scramble
+		}
+	}
+	m.Ops, m.Bits, m.Scrambled = ops, bits, scramble
+	if err != nil {
+		m.Err = err.Error()
+	}
+	c.commitServer(ops)
+}
+
+// parseServer reads a server→client body without changing c.
+func (c *conn) parseServer(seq uint32, body []byte, scramble bool) (ops []Op, bits int, err error) {
+	b := c.scratch[:len(body)]
+	copy(b, body)
+	r := &c.r
+	r.Reset(b, msg.Huffman)
+	ack := r.ReadLong()
+	if r.Err() != nil {
+		return nil, r.BitPos(), r.Err()
+	}
+	if scramble {
+		proto.ScrambleServerMessage(b, c.challenge, seq, c.clientCmds[ack&cmdMask])
+		r.Reset(b, msg.Huffman)
+		r.ReadLong()
+	}
+	ops = append(ops, Op{Name: OpReliableAck, Bits: r.BitPos(),
+		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(ack)), Bits: r.BitPos()}}})
+	cmdSeq := c.serverCmdSeq
+	gs := c.gs
+	fresh := false // a gamestate earlier in this message cleared the snapshots
+	for {
+		start := r.BitPos()
+		op := r.ReadUint8()
+		if r.Err() != nil {
+			return ops, r.BitPos(), fmt.Errorf("inspect: message ends without eof: %w", r.Err())
+		}
+		switch op {
+		case proto.SvcEOF:
+			ops = append(ops, Op{Name: OpEOF, Bits: r.BitPos() - start})
+			return ops, r.BitPos(), nil
+		case proto.SvcNop:
+			ops = append(ops, Op{Name: OpNop, Bits: r.BitPos() - start})
+		case proto.SvcServerCommand:
+			s, text := proto.ReadServerCommand(r)
+			if r.Err() != nil {
+				return ops, r.BitPos(), r.Err()
+			}
+			if s-cmdSeq > proto.MaxReliableCommands {
+				return ops, r.BitPos(), fmt.Errorf("inspect: server command %d beyond the window after %d", s, cmdSeq)
+			}
+			cmd := &Command{Sequence: s, Text: text, New: s > cmdSeq}
+			cmdSeq = max(cmdSeq, s)
+			ops = append(ops, Op{Name: OpServerCommand, Bits: r.BitPos() - start, Command: cmd,
+				Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(s))}, {Name: "text", Value: text}}})
+		case proto.SvcGamestate:
+			o, g := parseGamestate(r)
+			o.Bits = r.BitPos() - start
+			ops = append(ops, o)
+			if r.Err() != nil {
+				return ops, r.BitPos(), r.Err()
+			}
+			gs, fresh = g, true
+			cmdSeq = max(cmdSeq, g.CommandSequence)
+		case proto.SvcSnapshot:
+			o := c.parseSnapshot(r, int32(seq), gs, fresh)
+			o.Bits = r.BitPos() - start
+			ops = append(ops, o)
+			if r.Err() != nil {
+				return ops, r.BitPos(), r.Err()
+			}
+		default:
+			return ops, r.BitPos(), fmt.Errorf("%w %d in a server message", proto.ErrBadOp, op)
+		}
+	}
+}
+
+// commitServer applies what a server message changes on the client: new
+// server commands (configstrings among them), a new gamestate, a valid
+// snapshot as a future delta base.
+func (c *conn) commitServer(ops []Op) {
+	for i := range ops {
+		o := &ops[i]
+		switch {
+		case o.Command != nil && o.Command.New && o.Command.Sequence > c.serverCmdSeq:
+			c.serverCmdSeq = o.Command.Sequence
+			c.serverCmds[o.Command.Sequence&cmdMask] = o.Command.Text
+			c.executeServerCommand(o.Command.Text)
+		case o.gs != nil:
+			c.gs = o.gs
+			c.haveGamestate = true
+			c.serverCmdSeq = max(c.serverCmdSeq, o.gs.CommandSequence)
+			c.snaps = [proto.PacketBackup]snapEntry{}
+			c.lastCmdTime = 0
+			c.systemInfo()
+		case o.Snapshot != nil && o.Snapshot.Valid:
+			s := o.Snapshot
+			e := &c.snaps[s.MessageNum&proto.PacketMask]
+			e.messageNum, e.valid, e.serverTime, e.ps = s.MessageNum, true, s.ServerTime, s.PS
+			e.ents = append(e.ents[:0], s.Entities...)
+		}
+	}
+}
+
+// executeServerCommand follows configstring changes (cs, bcs0/1/2), for
+// the systeminfo's server id and scramble setting.
+func (c *conn) executeServerCommand(text string) {
+	a := oob.Tokenize(text)
+	i, v, ok := 0, "", false
+	switch a.Argv(0) {
+	case "cs":
+		n, err := strconv.Atoi(a.Argv(1))
+		i, v, ok = n, a.Argv(2), err == nil
+	case "bcs0", "bcs1", "bcs2":
+		n, s, done, err := c.bcs.Piece(a.Argv(0), a.Argv(1), a.Argv(2))
+		i, v, ok = n, s, done && err == nil
+	}
+	if !ok || i < 0 || i >= bg.MaxConfigstrings {
+		return
+	}
+	c.gs.Configstrings[i] = v
+	if i == bg.CSSystemInfo {
+		c.systemInfo()
+	}
+}
+
+// systemInfo reads the settings both ends share from the systeminfo
+// configstring.
+func (c *conn) systemInfo() {
+	info := c.gs.Configstrings[bg.CSSystemInfo]
+	id, _ := strconv.Atoi(oob.ValueForKey(info, "sv_serverid"))
+	c.serverID = int32(id)
+	c.scramble = oob.ValueForKey(info, "sv_scramble") == "1"
+}
+
+// parseGamestate reads an SvcGamestate body with a breakdown per
+// configstring and baseline. It mirrors proto.ReadGamestate.
+func parseGamestate(r *msg.Reader) (Op, *proto.Gamestate) {
+	gs := new(proto.Gamestate)
+	gs.Reset()
+	o := Op{Name: OpGamestate}
+	start := r.BitPos()
+	gs.CommandSequence = r.ReadLong()
+	o.Fields = append(o.Fields, Field{Name: "commandSequence", Value: strconv.Itoa(int(gs.CommandSequence)), Bits: r.BitPos() - start})
+	info := &Gamestate{CommandSequence: gs.CommandSequence}
+	o.Gamestate = info
+	for r.Err() == nil {
+		start := r.BitPos()
+		switch op := r.ReadUint8(); op {
+		case proto.SvcEOF:
+			gs.ClientNum = r.ReadLong()
+			gs.ChecksumFeed = r.ReadLong()
+			if r.Err() == nil && (gs.ClientNum < 0 || gs.ClientNum >= bg.MaxClients) {
+				r.Fail(fmt.Errorf("inspect: gamestate client number %d out of range", gs.ClientNum))
+			}
+			o.Sub = append(o.Sub, Op{Name: OpGamestateEnd, Bits: r.BitPos() - start, Fields: []Field{
+				{Name: "clientNum", Value: strconv.Itoa(int(gs.ClientNum))},
+				{Name: "checksumFeed", Value: strconv.Itoa(int(gs.ChecksumFeed))}}})
+			info.ClientNum, info.ChecksumFeed = gs.ClientNum, gs.ChecksumFeed
+			sys := gs.Configstrings[bg.CSSystemInfo]
+			id, _ := strconv.Atoi(oob.ValueForKey(sys, "sv_serverid"))
+			info.ServerID, info.Scramble = int32(id), oob.ValueForKey(sys, "sv_scramble") == "1"
+			o.gs = gs
+			return o, gs
+		case proto.SvcConfigstring:
+			i := int(r.ReadShort())
+			s := r.ReadBigString()
+			if r.Err() != nil {
+				break
+			}
+			if i < 0 || i >= bg.MaxConfigstrings {
+				r.Fail(fmt.Errorf("%w: %d", proto.ErrBadConfigstring, i))
+				break
+			}
+			gs.Configstrings[i] = s
+			info.Configstrings++
+			o.Sub = append(o.Sub, Op{Name: OpConfigstring, Bits: r.BitPos() - start, Fields: []Field{
+				{Name: "index", Value: strconv.Itoa(i)}, {Name: "value", Value: s}}})
+		case proto.SvcBaseline:
+			n := int(r.ReadBits(msg.EntityNumBits))
+			if r.Err() != nil {
+				break
+			}
+			if n >= proto.EntityEnd {
+				r.Fail(fmt.Errorf("%w: %d", proto.ErrBadBaseline, n))
+				break
+			}
+			_, fields := readEntity(r, nil, &gs.Baselines[n])
+			gs.Baselines[n].Number = int32(n)
+			info.Baselines++
+			o.Sub = append(o.Sub, Op{Name: OpBaseline, Bits: r.BitPos() - start, Fields: fields,
+				Entity: &EntityChange{Number: int32(n), Change: "added"}})
+		default:
+			if r.Err() == nil {
+				r.Fail(fmt.Errorf("%w %d in gamestate", proto.ErrBadOp, op))
+			}
+		}
+	}
+	return o, gs
+}
+
+// errLayout reports that the inspector's walk of a delta disagrees with
+// the bg table's own reader: the field layout changed under it.
+var errLayout = errors.New("inspect: field walk disagrees with the bg table (update fieldIncs)")
+
+// readEntity reads one entity delta (after its number) from from into
+// to with bg.EntityStateTable, and walks the same bits for the per-field
+// breakdown.
+func readEntity(r *msg.Reader, from, to *bg.EntityState) (removed bool, fields []Field) {
+	walk := *r
+	var w bg.EntityState
+	_, fields = entityLayout.readEntity(&walk, from, &w)
+	removed = bg.EntityStateTable.ReadDeltaEntity(r, from, to)
+	if r.Err() == nil && (walk.BitPos() != r.BitPos() || (!removed && stripNumber(w) != stripNumber(*to))) {
+		r.Fail(errLayout)
+	}
+	return removed, fields
+}
+
+func stripNumber(e bg.EntityState) bg.EntityState {
+	e.Number = 0
+	return e
+}
+
+// parseSnapshot reads an SvcSnapshot body as the client does: the base
+// is the snapshot of message seq-deltaNum if the inspector has it. gs
+// holds the baselines; fresh means a gamestate earlier in the message
+// cleared the snapshots.
+func (c *conn) parseSnapshot(r *msg.Reader, seq int32, gs *proto.Gamestate, fresh bool) Op {
+	o := Op{Name: OpSnapshot}
+	// The header, read field by field as proto.ReadSnapshotHeader does,
+	// to count each one's bits.
+	var h proto.SnapshotHeader
+	p0 := r.BitPos()
+	h.DeltaNum = r.ReadUint8()
+	p1 := r.BitPos()
+	h.Flags = r.ReadUint8()
+	p2 := r.BitPos()
+	if h.DeltaNum != 0 && r.ReadBits(1) == 1 {
+		h.TimeIncrement = int32(r.ReadBits(proto.TimeIncrementBits))
+		if h.TimeIncrement == 0 {
+			r.Fail(errors.New("inspect: snapshot time increment of 0"))
+		}
+	} else {
+		h.ServerTime = r.ReadLong()
+	}
+	p3 := r.BitPos()
+	s := &Snapshot{MessageNum: seq, DeltaNum: h.DeltaNum, Base: -1, Flags: h.Flags, TimeIncrement: h.TimeIncrement}
+	o.Snapshot = s
+	if r.Err() != nil {
+		return o
+	}
+	var base *snapEntry
+	if h.DeltaNum == 0 {
+		s.Valid = true
+	} else {
+		s.Base = seq - int32(h.DeltaNum)
+		e := &c.snaps[s.Base&proto.PacketMask]
+		if !fresh && int(h.DeltaNum) < proto.PacketBackup && e.valid && e.messageNum == s.Base {
+			base = e
+			s.Valid = true
+			h.ResolveTime(e.serverTime)
+		}
+	}
+	s.ServerTime = h.ServerTime
+	timeField := Field{Name: "serverTime", Value: strconv.Itoa(int(h.ServerTime)), Bits: p3 - p2}
+	if h.TimeIncrement > 0 {
+		timeField.Value = fmt.Sprintf("%d (+%d)", h.ServerTime, h.TimeIncrement)
+		if base == nil {
+			timeField.Value = fmt.Sprintf("? (+%d from a base not seen)", h.TimeIncrement)
+		}
+	}
+	o.Fields = []Field{
+		{Name: "base", Value: strconv.Itoa(int(s.Base))},
+		{Name: "valid", Value: strconv.FormatBool(s.Valid)},
+		{Name: "deltaNum", Value: strconv.Itoa(int(h.DeltaNum)), Bits: p1 - p0},
+		{Name: "flags", Value: snapFlags(h.Flags), Bits: p2 - p1},
+		timeField,
+	}
+
+	var fromPS *bg.PlayerState
+	var fromEnts []bg.EntityState
+	if base != nil {
+		fromPS, fromEnts = &base.ps, base.ents
+	}
+	// Player state.
+	psStart := r.BitPos()
+	walk := *r
+	var w bg.PlayerState
+	psFields := playerStateLayout.readPlayerState(&walk, fromPS, &w)
+	bg.PlayerStateTable.ReadDeltaPlayerState(r, fromPS, &s.PS)
+	if r.Err() == nil && (walk.BitPos() != r.BitPos() || w != s.PS) {
+		r.Fail(errLayout)
+	}
+	o.Sub = append(o.Sub, Op{Name: OpPlayerState, Bits: r.BitPos() - psStart, Fields: psFields})
+	if r.Err() != nil {
+		return o
+	}
+	// Entities: the dual-cursor merge of proto.ReadPacketEntities, with
+	// one op per entity written.
+	out := make([]bg.EntityState, 0, 16)
+	i := 0
+	last := int32(-1)
+	for r.Err() == nil {
+		eStart := r.BitPos()
+		newnum := int32(r.ReadBits(msg.EntityNumBits))
+		if r.Err() != nil {
+			break
+		}
+		if newnum == proto.EntityEnd {
+			o.Sub = append(o.Sub, Op{Name: OpEntitiesEnd, Bits: r.BitPos() - eStart})
+			break
+		}
+		if newnum <= last {
+			r.Fail(fmt.Errorf("%w: %d after %d", proto.ErrEntityOrder, newnum, last))
+			break
+		}
+		last = newnum
+		for i < len(fromEnts) && fromEnts[i].Number < newnum {
+			out = append(out, fromEnts[i])
+			s.Unchanged++
+			i++
+		}
+		var e bg.EntityState
+		change := "added"
+		var fields []Field
+		var removed bool
+		if i < len(fromEnts) && fromEnts[i].Number == newnum {
+			removed, fields = readEntity(r, &fromEnts[i], &e)
+			change = "changed"
+			i++
+		} else {
+			removed, fields = readEntity(r, &gs.Baselines[newnum], &e)
+		}
+		if removed {
+			change = "removed"
+		}
+		if change != "removed" {
+			e.Number = newnum
+			if len(out) == proto.MaxSnapshotEntities {
+				r.Fail(proto.ErrTooManyEntities)
+				break
+			}
+			out = append(out, e)
+			if change == "changed" {
+				if len(fields) == 0 {
+					change = "same"
+				}
+				s.Changed++
+			} else {
+				s.Added++
+			}
+		} else {
+			s.Removed++
+		}
+		o.Sub = append(o.Sub, Op{Name: OpEntity, Bits: r.BitPos() - eStart, Fields: fields,
+			Entity: &EntityChange{Number: newnum, Change: change}})
+	}
+	for ; i < len(fromEnts) && r.Err() == nil; i++ {
+		out = append(out, fromEnts[i])
+		s.Unchanged++
+	}
+	if len(out) > proto.MaxSnapshotEntities {
+		r.Fail(proto.ErrTooManyEntities)
+	}
+	s.Entities = out
+	return o
+}
+
+// snapFlags renders snapshot flags.
+func snapFlags(f uint8) string {
+	s := strconv.Itoa(int(f))
+	var names []string
+	if f&proto.SnapRateDelayed != 0 {
+		names = append(names, "rateDelayed")
+	}
+	if f&proto.SnapNotActive != 0 {
+		names = append(names, "notActive")
+	}
+	if f&proto.SnapServerCount != 0 {
+		names = append(names, "serverCount")
+	}
+	if len(names) > 0 {
+		s += " (" + strings.Join(names, ",") + ")"
+	}
+	return s
+}

@@ -1,0 +1,38 @@
+// Package inspect is Tremor's packet inspector: a passive decoder of
+// everything on the wire between clients and a server, bit by bit.
+//
+// An [Inspector] is fed packets as a proxy between the two ends sees
+// them ([Inspector.Feed]) and returns, per packet, a [Message]: the
+// connectionless command (getchallenge, challengeResponse, connect,
+// getinfo, infoResponse, ...), or the netchan header (sequence, qport,
+// fragment start and length) and, once a message is complete
+// (fragments reassembled as netchan.Chan.Process does), its operations
+// with the bits each took: the reliable acknowledge, server commands, the
+// gamestate (every configstring and baseline), snapshots (delta base,
+// flags, server time, every player-state field and every entity changed,
+// added or removed, with its fields), and in the other direction the
+// client header, client commands and usercmd packets.
+//
+// To do this without either end's help it keeps, per client, what each
+// end keeps to read the other: the challenge (from challengeResponse and
+// connect), the reliable command rings both ways (their texts key the
+// scrambling and the usercmds), the gamestate (baselines, checksum feed,
+// server id, sv_scramble) and the last PacketBackup snapshots as delta
+// bases, by message number, as the client does. Scrambled bodies are
+// unscrambled with the keys both ends derive (netchan.ServerKey,
+// netchan.ClientKey); usercmds with proto.UsercmdKey.
+//
+// Values come from the bg field tables' own readers; the per-field bit
+// breakdown comes from a walk of the same bits driven by the tables'
+// field lists (msg.Table.Stats), checked against the readers on every
+// delta, so a reordered table is followed and a layout the walk does not
+// know is reported instead of misread.
+//
+// [Proxy] runs an Inspector inside a UDP proxy (cmd/inspect). Everything
+// here reads untrusted bytes: every read is bounded, errors are reported
+// in Message.Err, and nothing panics (FuzzFeed).
+//
+// Quake III had cl_shownet, which printed the operations a client parsed;
+// this goes further: both directions, every field, every bit, from the
+// outside.
+package inspect

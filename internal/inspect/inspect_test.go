@@ -1,0 +1,328 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"tremor/bg"
+	"tremor/internal/proto"
+	"tremor/net/msg"
+)
+
+// findOp returns the first op named name in m.
+func findOp(m *Message, name string) *Op {
+	for i := range m.Ops {
+		if m.Ops[i].Name == name {
+			return &m.Ops[i]
+		}
+	}
+	return nil
+}
+
+// checkBits checks that the bits of a message's ops add up.
+func checkBits(t *testing.T, m *Message) {
+	t.Helper()
+	sum := 0
+	for _, o := range m.Ops {
+		sum += o.Bits
+		sub := 0
+		for _, s := range o.Sub {
+			sub += s.Bits
+		}
+		if sub > o.Bits {
+			t.Errorf("%s: sub-ops take %d bits of %d", o.Name, sub, o.Bits)
+		}
+	}
+	if sum != m.Bits || m.Bits > 8*m.MessageLen || m.Bits <= 8*(m.MessageLen-1) {
+		t.Errorf("seq %d: ops take %d bits, message %d bits in %d bytes", m.Sequence, sum, m.Bits, m.MessageLen)
+	}
+}
+
+func TestSession(t *testing.T) {
+	s := newSession(true)
+	msgs := feed(New(), s.pkts)
+	if len(msgs) != len(s.pkts) {
+		t.Fatalf("%d messages for %d packets", len(msgs), len(s.pkts))
+	}
+	// Handshake.
+	for i, want := range []string{"getchallenge", "challengeResponse", "connect", "connectResponse"} {
+		m := &msgs[i]
+		if m.Kind != KindConnectionless || m.OOB == nil || m.OOB.Command != want {
+			t.Fatalf("packet %d: %s, want %s", i, m.Summary(), want)
+		}
+	}
+	if f := msgs[1].OOB.Fields; len(f) != 1 || f[0].Value != "19088743" {
+		t.Errorf("challengeResponse fields %v", f)
+	}
+	if !slices.Contains(msgs[2].OOB.Fields, Field{Name: "qport", Value: "777"}) {
+		t.Errorf("connect fields %v lack the qport", msgs[2].OOB.Fields)
+	}
+
+	// Gamestate, plain.
+	m := &msgs[4]
+	if m.Kind != KindMessage || m.Err != "" || m.Scrambled || m.Sequence != 1 || m.Dir != ServerToClient {
+		t.Fatalf("gamestate message: %s", m.Summary())
+	}
+	checkBits(t, m)
+	if o := findOp(m, OpServerCommand); o == nil || *o.Command != (Command{Sequence: 1, Text: "print hello", New: true}) {
+		t.Errorf("server command: %+v", o)
+	}
+	g := findOp(m, OpGamestate)
+	if g == nil || *g.Gamestate != (Gamestate{CommandSequence: 1, ClientNum: 0, ChecksumFeed: testFeed,
+		Configstrings: 2, Baselines: 2, ServerID: testServerID, Scramble: true}) {
+		t.Fatalf("gamestate: %+v", g)
+	}
+	if g.gs.Baselines[5] != s.gs.Baselines[5] || g.gs.Configstrings != s.gs.Configstrings {
+		t.Errorf("gamestate contents differ")
+	}
+
+	// Client message, scrambled: header, command, usercmds.
+	m = &msgs[5]
+	if m.Kind != KindMessage || m.Err != "" || !m.Scrambled || m.Dir != ClientToServer || m.Qport != testQport {
+		t.Fatalf("client message: %s", m.Summary())
+	}
+	checkBits(t, m)
+	if o := findOp(m, OpClientHeader); o == nil || *o.Header != (proto.ClientHeader{ServerID: testServerID, MessageAcknowledge: 1, ReliableAcknowledge: 1}) {
+		t.Errorf("client header: %+v", o)
+	}
+	if o := findOp(m, OpClientCommand); o == nil || *o.Command != (Command{Sequence: 1, Text: "say hi there", New: true}) {
+		t.Errorf("client command: %+v", o)
+	}
+	mv := findOp(m, OpMoveNoDelta)
+	if mv == nil || !slices.Equal(mv.Move.Cmds, s.cmds) || mv.Move.New != 3 || len(mv.Sub) != 3 {
+		t.Fatalf("move: %+v", mv)
+	}
+	if f := mv.Sub[1].Fields; len(f) != 3 || f[0].Name != "ServerTime" || f[0].Value != "1016 (+16)" ||
+		f[1] != (Field{Name: "Aim", Value: "310", Bits: f[1].Bits}) || f[2].Name != "Buttons" || f[0].Bits < 9 {
+		t.Errorf("second usercmd fields %+v", f)
+	}
+
+	// Full snapshot, scrambled.
+	m = &msgs[6]
+	if m.Kind != KindMessage || m.Err != "" || !m.Scrambled || m.Sequence != 2 {
+		t.Fatalf("snapshot message: %s", m.Summary())
+	}
+	checkBits(t, m)
+	sn := findOp(m, OpSnapshot)
+	if sn == nil || !sn.Snapshot.Valid || sn.Snapshot.Base != -1 || sn.Snapshot.ServerTime != 2000 ||
+		sn.Snapshot.PS != s.ps1 || !slices.Equal(sn.Snapshot.Entities, s.ents1) {
+		t.Fatalf("full snapshot: %+v", sn)
+	}
+	if sn.Snapshot.Added != 3 {
+		t.Errorf("full snapshot added %d entities, want 3", sn.Snapshot.Added)
+	}
+
+	// The fragmented delta snapshot.
+	n := s.fragments
+	if n < 3 {
+		t.Fatalf("big message went as %d packets", n)
+	}
+	for i := 7; i < 7+n-1; i++ {
+		if msgs[i].Kind != KindFragment || !msgs[i].Fragment {
+			t.Errorf("packet %d: %s, want a fragment", i, msgs[i].Summary())
+		}
+	}
+	m = &msgs[7+n-1]
+	if m.Kind != KindMessage || m.Err != "" || !m.Fragment || m.Sequence != 3 {
+		t.Fatalf("last fragment: %s", m.Summary())
+	}
+	checkBits(t, m)
+	if o := findOp(m, OpServerCommand); o == nil || o.Command.Text != s.bigCommand {
+		t.Errorf("big command lost")
+	}
+	sn = findOp(m, OpSnapshot)
+	if sn == nil {
+		t.Fatal("no delta snapshot")
+	}
+	d := sn.Snapshot
+	if !d.Valid || d.Base != 2 || d.DeltaNum != 1 || d.ServerTime != 2050 || d.TimeIncrement != 50 ||
+		d.PS != s.ps2 || !slices.Equal(d.Entities, s.ents2) {
+		t.Fatalf("delta snapshot: %+v", d)
+	}
+	if d.Changed != 1 || d.Added != 1 || d.Removed != 1 || d.Unchanged != 1 {
+		t.Errorf("delta snapshot counts: changed %d added %d removed %d unchanged %d", d.Changed, d.Added, d.Removed, d.Unchanged)
+	}
+	var ps *Op
+	for i := range sn.Sub {
+		if sn.Sub[i].Name == OpPlayerState {
+			ps = &sn.Sub[i]
+		}
+	}
+	if ps == nil || len(ps.Fields) != 3 || ps.Fields[0].Name != "CommandTime" || ps.Fields[0].Value != "1083 (+50)" ||
+		ps.Fields[2] != (Field{Name: "Stats", Value: "[0]=90", Bits: ps.Fields[2].Bits}) {
+		t.Errorf("player state fields: %+v", ps)
+	}
+	var changes []string
+	for _, o := range sn.Sub {
+		if o.Entity != nil {
+			changes = append(changes, o.Entity.Change)
+		}
+	}
+	if !slices.Equal(changes, []string{"removed", "changed", "added"}) {
+		t.Errorf("entity changes %v", changes)
+	}
+
+	// Text and JSON render.
+	var text bytes.Buffer
+	for i := range msgs {
+		if err := msgs[i].WriteText(&text, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{"Origin.X = 1010", "CommandTime = 1083 (+50)", "entity 20 added", "Buttons = 1", "scrambled", "frag 0+1300"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text output lacks %q", want)
+		}
+	}
+	if testing.Verbose() {
+		t.Log("\n" + text.String())
+	}
+	if _, err := json.Marshal(msgs); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestLoss: a lost fragment loses its message; a duplicate is dropped;
+// a snapshot whose base was lost is read but not valid.
+func TestLoss(t *testing.T) {
+	s := newSession(true)
+	n := s.fragments
+	t.Run("lost fragment", func(t *testing.T) {
+		pkts := slices.Clone(s.pkts)
+		pkts = slices.Delete(pkts, 8, 9) // the second fragment
+		msgs := feed(New(), pkts)
+		if m := msgs[8]; m.Kind != KindDropped || m.Err == "" {
+			t.Errorf("fragment after a lost one: %s", m.Summary())
+		}
+		for _, m := range msgs {
+			if m.Sequence == 3 && m.Kind == KindMessage {
+				t.Errorf("message 3 completed without its second fragment")
+			}
+		}
+	})
+	t.Run("duplicate", func(t *testing.T) {
+		pkts := append(slices.Clone(s.pkts), s.pkts[6])
+		msgs := feed(New(), pkts)
+		if m := msgs[len(msgs)-1]; m.Kind != KindDropped || m.Ops != nil {
+			t.Errorf("duplicate: %s", m.Summary())
+		}
+	})
+	t.Run("lost base", func(t *testing.T) {
+		pkts := slices.Delete(slices.Clone(s.pkts), 6, 7) // the full snapshot
+		msgs := feed(New(), pkts)
+		m := &msgs[len(msgs)-1]
+		if m.Kind != KindMessage || m.Err != "" || m.Dropped != 1 {
+			t.Fatalf("delta after a lost base: %s", m.Summary())
+		}
+		if sn := findOp(m, OpSnapshot); sn == nil || sn.Snapshot.Valid || sn.Snapshot.Base != 2 {
+			t.Errorf("snapshot from a lost base: %+v", sn)
+		}
+		if o := findOp(m, OpServerCommand); o == nil || !o.Command.New {
+			t.Errorf("the command in the same message must still be read")
+		}
+	})
+	t.Run("mid-stream", func(t *testing.T) {
+		// Attached after the handshake: no challenge, so scrambled
+		// bodies cannot be read, but nothing breaks.
+		msgs := feed(New(), s.pkts[5:])
+		if msgs[0].Kind != KindMessage || msgs[0].Err == "" && msgs[0].Scrambled {
+			t.Errorf("first packet: %s", msgs[0].Summary())
+		}
+		_ = n
+	})
+}
+
+// TestLayoutMatchesTables sends random deltas through the bg tables and
+// checks that the inspector's field walk reads the same values in the
+// same bits (a field given an increment in bg/tables.go but not in
+// fieldIncs fails here).
+func TestLayoutMatchesTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	randomize := func(v []int32) {
+		for i := range v {
+			switch rng.IntN(4) {
+			case 0:
+				v[i] = 0
+			case 1:
+				v[i] = int32(rng.IntN(200)) - 100
+			case 2:
+				v[i] += int32(rng.IntN(300))
+			default:
+				v[i] = int32(rng.Uint32())
+			}
+		}
+	}
+	var buf [4096]byte
+	for i := 0; i < 300; i++ {
+		var from, to bg.PlayerState
+		randomize(psInts(&from))
+		to = from
+		randomize(psInts(&to)[:rng.IntN(len(psInts(&to)))+1])
+		bg.PlayerStateTable.Truncate(&from)
+		bg.PlayerStateTable.Truncate(&to)
+		w := msg.NewWriter(buf[:], msg.Huffman)
+		bg.PlayerStateTable.WriteDeltaPlayerState(w, &from, &to)
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		var got bg.PlayerState
+		fields := playerStateLayout.readPlayerState(r, &from, &got)
+		if r.Err() != nil || got != to || r.BitPos() != w.BitLen() {
+			t.Fatalf("player state %d: walk got %+v (%v, %d of %d bits), want %+v", i, got, r.Err(), r.BitPos(), w.BitLen(), to)
+		}
+		sum := 0
+		for _, f := range fields {
+			sum += f.Bits
+		}
+		if sum > w.BitLen() {
+			t.Fatalf("fields take %d bits of %d", sum, w.BitLen())
+		}
+
+		var ef, et bg.EntityState
+		randomize(entInts(&ef))
+		et = ef
+		randomize(entInts(&et)[:rng.IntN(len(entInts(&et)))+1])
+		bg.EntityStateTable.Truncate(&ef)
+		bg.EntityStateTable.Truncate(&et)
+		w.Reset(buf[:], msg.Huffman)
+		bg.EntityStateTable.WriteDeltaEntity(w, &ef, &et, 7, true)
+		r.Reset(w.Bytes(), msg.Huffman)
+		r.ReadBits(msg.EntityNumBits)
+		var ge bg.EntityState
+		if _, _ = entityLayout.readEntity(r, &ef, &ge); r.Err() != nil || ge != et || r.BitPos() != w.BitLen() {
+			t.Fatalf("entity %d: walk got %+v, want %+v", i, ge, et)
+		}
+
+		var cf, ct bg.UserCmd
+		randomize(cmdInts(&cf))
+		ct = cf
+		randomize(cmdInts(&ct))
+		bg.UserCmdTable.Truncate(&cf)
+		bg.UserCmdTable.Truncate(&ct)
+		key := rng.Uint32()
+		w.Reset(buf[:], msg.Huffman)
+		bg.UserCmdTable.WriteDeltaUsercmd(w, key, &cf, &ct)
+		r.Reset(w.Bytes(), msg.Huffman)
+		var gc bg.UserCmd
+		if usercmdLayout.readUsercmd(r, key, &cf, &gc); r.Err() != nil || gc != ct || r.BitPos() != w.BitLen() {
+			t.Fatalf("usercmd %d: walk got %+v, want %+v", i, gc, ct)
+		}
+	}
+}
+
+// psInts, entInts and cmdInts view a wire struct (all 32-bit fields) as
+// its words, for randomising.
+func psInts(p *bg.PlayerState) []int32 {
+	return unsafe.Slice((*int32)(unsafe.Pointer(p)), unsafe.Sizeof(*p)/4)
+}
+
+func entInts(p *bg.EntityState) []int32 {
+	return unsafe.Slice((*int32)(unsafe.Pointer(p)), unsafe.Sizeof(*p)/4)[1:] // not Number
+}
+
+func cmdInts(p *bg.UserCmd) []int32 {
+	return unsafe.Slice((*int32)(unsafe.Pointer(p)), unsafe.Sizeof(*p)/4)
+}
