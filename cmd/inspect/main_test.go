@@ -1,36 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tremor/internal/server"
+	"tremor/internal/testutil"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func TestUsage(t *testing.T) {
 	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-server", "not an address"}} {
@@ -65,7 +47,7 @@ func TestProxyGetinfo(t *testing.T) {
 	go func() { srvDone <- srv.Run(ctx) }()
 	defer func() { cancel(); <-srvDone }()
 
-	var out lockedBuffer
+	var out testutil.LockedBuffer
 	addrs := make(chan netip.AddrPort, 1)
 	done := make(chan int, 1)
 	pctx, pcancel := context.WithCancel(context.Background())

@@ -1,33 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
+
+	"tremor/internal/testutil"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // The command line sets cvars and runs commands; quit on the console
 // stops the server with status 0; every line is timestamped.
 func TestRunCommandLineAndQuit(t *testing.T) {
-	var out lockedBuffer
+	var out testutil.LockedBuffer
 	stdin := strings.NewReader("status\nquit\n")
 	code := run([]string{"+set", "net_ip", "127.0.0.1", "+set", "net_port", "0", "+set", "sv_hostname", "Test Server",
 		"+map", "duel1", "+addbot", "2", "+serverinfo"}, stdin, &out)
@@ -51,7 +34,7 @@ func TestRunCommandLineAndQuit(t *testing.T) {
 // A cvar set on the console reaches the server, and one the server
 // changes comes back to the console, without looping.
 func TestCvarsBothWays(t *testing.T) {
-	var out lockedBuffer
+	var out testutil.LockedBuffer
 	stdin := strings.NewReader("sv_fps 30\nwait 3\nset sv_hostname Night\nwait 3\nserverinfo\nwait 3\nquit\n")
 	code := run([]string{"+set", "net_ip", "127.0.0.1", "+set", "net_port", "0"}, stdin, &out)
 	log := out.String()

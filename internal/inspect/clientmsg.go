@@ -40,7 +40,7 @@ func (c *conn) clientMessage(m *Message, body []byte) {
 }
 
 // parseClient reads a client→server body without changing c.
-func (c *conn) parseClient(body []byte, scramble bool) (ops []Op, bits int, err error) {
+func (c *conn) parseClient(body []byte, scramble bool) ([]Op, int, error) {
 	b := c.scratch[:len(body)]
 	copy(b, body)
 	r := &c.r
@@ -63,44 +63,21 @@ func (c *conn) parseClient(body []byte, scramble bool) (ops []Op, bits int, err 
 	}
 	// The server reads the rest only from a client with its gamestate.
 	current := c.haveGamestate && h.ServerID == c.serverID
-	ops = append(ops, Op{Name: OpClientHeader, Bits: r.BitPos(), Header: &h, Fields: []Field{
+	ops := []Op{{Name: OpClientHeader, Bits: r.BitPos(), Header: &h, Fields: []Field{
 		{Name: "serverId", Value: strconv.Itoa(int(h.ServerID)), Bits: hb[0]},
 		{Name: "messageAcknowledge", Value: strconv.Itoa(int(h.MessageAcknowledge)), Bits: hb[1]},
 		{Name: "reliableAcknowledge", Value: strconv.Itoa(int(h.ReliableAcknowledge)), Bits: hb[2]},
 		{Name: "current", Value: strconv.FormatBool(current)},
-	}})
+	}}}
 	cmdSeq := c.clientCmdSeq
 	lastTime := c.lastCmdTime
-	for {
-		start := r.BitPos()
-		op := r.ReadUint8()
-		if r.Err() != nil {
-			return ops, r.BitPos(), fmt.Errorf("inspect: message ends without eof: %w", r.Err())
-		}
+	return readOps(r, ops, proto.ClcEOF, proto.ClcNop, func(op uint8) (Op, error) {
 		switch op {
-		case proto.ClcEOF:
-			ops = append(ops, Op{Name: OpEOF, Bits: r.BitPos() - start})
-			return ops, r.BitPos(), nil
-		case proto.ClcNop:
-			ops = append(ops, Op{Name: OpNop, Bits: r.BitPos() - start})
 		case proto.ClcClientCommand:
-			s, text := proto.ReadClientCommand(r)
-			if r.Err() != nil {
-				return ops, r.BitPos(), r.Err()
-			}
-			if current && s-cmdSeq > proto.MaxReliableCommands {
-				return ops, r.BitPos(), fmt.Errorf("inspect: client command %d beyond the window after %d", s, cmdSeq)
-			}
-			cmd := &Command{Sequence: s, Text: text, New: current && s > cmdSeq}
-			if cmd.New {
-				cmdSeq = s
-			}
-			ops = append(ops, Op{Name: OpClientCommand, Bits: r.BitPos() - start, Command: cmd,
-				Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(s))}, {Name: "text", Value: text}}})
+			return readCommand(r, OpClientCommand, proto.ReadClientCommand, &cmdSeq, current)
 		case proto.ClcMove, proto.ClcMoveNoDelta:
 			key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(h.MessageAcknowledge), lastServerCommand)
 			o := readMove(r, key, op == proto.ClcMoveNoDelta)
-			o.Bits = r.BitPos() - start
 			if current {
 				for _, cmd := range o.Move.Cmds {
 					if cmd.ServerTime > lastTime {
@@ -110,14 +87,10 @@ func (c *conn) parseClient(body []byte, scramble bool) (ops []Op, bits int, err 
 				}
 				o.Fields = append(o.Fields, Field{Name: "new", Value: strconv.Itoa(o.Move.New)})
 			}
-			ops = append(ops, o)
-			if r.Err() != nil {
-				return ops, r.BitPos(), r.Err()
-			}
-		default:
-			return ops, r.BitPos(), fmt.Errorf("%w %d in a client message", proto.ErrBadOp, op)
+			return o, nil
 		}
-	}
+		return Op{}, fmt.Errorf("%w %d in a client message", proto.ErrBadOp, op)
+	})
 }
 
 // readMove reads a usercmd packet (proto.ReadMove) with a breakdown per
@@ -141,13 +114,8 @@ func readMove(r *msg.Reader, key uint32, noDelta bool) Op {
 	var from bg.UserCmd
 	for i := 0; i < n && r.Err() == nil; i++ {
 		start := r.BitPos()
-		walk := *r
-		var w, cmd bg.UserCmd
-		fields := usercmdLayout.readUsercmd(&walk, key, &from, &w)
-		bg.UserCmdTable.ReadDeltaUsercmd(r, key, &from, &cmd)
-		if r.Err() == nil && (walk.BitPos() != r.BitPos() || w != cmd) {
-			r.Fail(errLayout)
-		}
+		var cmd bg.UserCmd
+		fields := readUsercmd(r, key, &from, &cmd)
 		o.Move.Cmds = append(o.Move.Cmds, cmd)
 		o.Sub = append(o.Sub, Op{Name: OpUsercmd, Bits: r.BitPos() - start, Fields: fields})
 		from = cmd

@@ -91,7 +91,7 @@ func (c *conn) serverMessage(m *Message, seq uint32, body []byte) {
 }
 
 // parseServer reads a server→client body without changing c.
-func (c *conn) parseServer(seq uint32, body []byte, scramble bool) (ops []Op, bits int, err error) {
+func (c *conn) parseServer(seq uint32, body []byte, scramble bool) ([]Op, int, error) {
 	b := c.scratch[:len(body)]
 	copy(b, body)
 	r := &c.r
@@ -105,55 +105,83 @@ func (c *conn) parseServer(seq uint32, body []byte, scramble bool) (ops []Op, bi
 		r.Reset(b, msg.Huffman)
 		r.ReadLong()
 	}
-	ops = append(ops, Op{Name: OpReliableAck, Bits: r.BitPos(),
-		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(ack)), Bits: r.BitPos()}}})
+	ops := []Op{{Name: OpReliableAck, Bits: r.BitPos(),
+		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(ack)), Bits: r.BitPos()}}}}
 	cmdSeq := c.serverCmdSeq
 	gs := c.gs
 	fresh := false // a gamestate earlier in this message cleared the snapshots
+	return readOps(r, ops, proto.SvcEOF, proto.SvcNop, func(op uint8) (Op, error) {
+		switch op {
+		case proto.SvcServerCommand:
+			return readCommand(r, OpServerCommand, proto.ReadServerCommand, &cmdSeq, true)
+		case proto.SvcGamestate:
+			o, g := parseGamestate(r)
+			if r.Err() == nil {
+				gs, fresh = g, true
+				cmdSeq = max(cmdSeq, g.CommandSequence)
+			}
+			return o, nil
+		case proto.SvcSnapshot:
+			return c.parseSnapshot(r, int32(seq), gs, fresh), nil
+		}
+		return Op{}, fmt.Errorf("%w %d in a server message", proto.ErrBadOp, op)
+	})
+}
+
+// readOps reads the operations of a message body up to its eof op (for
+// either direction: eof and nop are the direction's op codes). Each
+// other op's body is read by body, which returns its Op (without its
+// Bits, counted here from the op code on; a zero Op adds none) or an
+// error that ends the message.
+func readOps(r *msg.Reader, ops []Op, eof, nop uint8, body func(op uint8) (Op, error)) ([]Op, int, error) {
 	for {
 		start := r.BitPos()
 		op := r.ReadUint8()
 		if r.Err() != nil {
 			return ops, r.BitPos(), fmt.Errorf("inspect: message ends without eof: %w", r.Err())
 		}
+		var o Op
+		var err error
 		switch op {
-		case proto.SvcEOF:
-			ops = append(ops, Op{Name: OpEOF, Bits: r.BitPos() - start})
-			return ops, r.BitPos(), nil
-		case proto.SvcNop:
-			ops = append(ops, Op{Name: OpNop, Bits: r.BitPos() - start})
-		case proto.SvcServerCommand:
-			s, text := proto.ReadServerCommand(r)
-			if r.Err() != nil {
-				return ops, r.BitPos(), r.Err()
-			}
-			if s-cmdSeq > proto.MaxReliableCommands {
-				return ops, r.BitPos(), fmt.Errorf("inspect: server command %d beyond the window after %d", s, cmdSeq)
-			}
-			cmd := &Command{Sequence: s, Text: text, New: s > cmdSeq}
-			cmdSeq = max(cmdSeq, s)
-			ops = append(ops, Op{Name: OpServerCommand, Bits: r.BitPos() - start, Command: cmd,
-				Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(s))}, {Name: "text", Value: text}}})
-		case proto.SvcGamestate:
-			o, g := parseGamestate(r)
-			o.Bits = r.BitPos() - start
-			ops = append(ops, o)
-			if r.Err() != nil {
-				return ops, r.BitPos(), r.Err()
-			}
-			gs, fresh = g, true
-			cmdSeq = max(cmdSeq, g.CommandSequence)
-		case proto.SvcSnapshot:
-			o := c.parseSnapshot(r, int32(seq), gs, fresh)
-			o.Bits = r.BitPos() - start
-			ops = append(ops, o)
-			if r.Err() != nil {
-				return ops, r.BitPos(), r.Err()
-			}
+		case eof:
+			o = Op{Name: OpEOF}
+		case nop:
+			o = Op{Name: OpNop}
 		default:
-			return ops, r.BitPos(), fmt.Errorf("%w %d in a server message", proto.ErrBadOp, op)
+			o, err = body(op)
+		}
+		if o.Name != "" {
+			o.Bits = r.BitPos() - start
+			ops = append(ops, o)
+		}
+		if err == nil {
+			err = r.Err()
+		}
+		if err != nil || op == eof {
+			return ops, r.BitPos(), err
 		}
 	}
+}
+
+// readCommand reads a reliable command (proto.ReadServerCommand or
+// ReadClientCommand) as the receiver does: seq is the last command it
+// executed, and live says it executes this one if new (a client's
+// commands only when it has the current gamestate), which advances seq;
+// a live command more than a ring ahead ends the message.
+func readCommand(r *msg.Reader, name string, read func(*msg.Reader) (int32, string), seq *int32, live bool) (Op, error) {
+	s, text := read(r)
+	if r.Err() != nil {
+		return Op{}, r.Err()
+	}
+	if live && s-*seq > proto.MaxReliableCommands {
+		return Op{}, fmt.Errorf("inspect: %s %d beyond the window after %d", name, s, *seq)
+	}
+	cmd := &Command{Sequence: s, Text: text, New: live && s > *seq}
+	if cmd.New {
+		*seq = s
+	}
+	return Op{Name: name, Command: cmd,
+		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(s))}, {Name: "text", Value: text}}}, nil
 }
 
 // commitServer applies what a server message changes on the client: new
@@ -208,10 +236,14 @@ func (c *conn) executeServerCommand(text string) {
 // systemInfo reads the settings both ends share from the systeminfo
 // configstring.
 func (c *conn) systemInfo() {
-	info := c.gs.Configstrings[bg.CSSystemInfo]
+	c.serverID, c.scramble = systemInfo(c.gs.Configstrings[bg.CSSystemInfo])
+}
+
+// systemInfo reads the server id and sv_scramble from a systeminfo
+// configstring.
+func systemInfo(info string) (serverID int32, scramble bool) {
 	id, _ := strconv.Atoi(oob.ValueForKey(info, "sv_serverid"))
-	c.serverID = int32(id)
-	c.scramble = oob.ValueForKey(info, "sv_scramble") == "1"
+	return int32(id), oob.ValueForKey(info, "sv_scramble") == "1"
 }
 
 // parseGamestate reads an SvcGamestate body with a breakdown per
@@ -238,9 +270,7 @@ func parseGamestate(r *msg.Reader) (Op, *proto.Gamestate) {
 				{Name: "clientNum", Value: strconv.Itoa(int(gs.ClientNum))},
 				{Name: "checksumFeed", Value: strconv.Itoa(int(gs.ChecksumFeed))}}})
 			info.ClientNum, info.ChecksumFeed = gs.ClientNum, gs.ChecksumFeed
-			sys := gs.Configstrings[bg.CSSystemInfo]
-			id, _ := strconv.Atoi(oob.ValueForKey(sys, "sv_serverid"))
-			info.ServerID, info.Scramble = int32(id), oob.ValueForKey(sys, "sv_scramble") == "1"
+			info.ServerID, info.Scramble = systemInfo(gs.Configstrings[bg.CSSystemInfo])
 			o.gs = gs
 			return o, gs
 		case proto.SvcConfigstring:
@@ -278,29 +308,6 @@ func parseGamestate(r *msg.Reader) (Op, *proto.Gamestate) {
 		}
 	}
 	return o, gs
-}
-
-// errLayout reports that the inspector's walk of a delta disagrees with
-// the bg table's own reader: the field layout changed under it.
-var errLayout = errors.New("inspect: field walk disagrees with the bg table (update fieldIncs)")
-
-// readEntity reads one entity delta (after its number) from from into
-// to with bg.EntityStateTable, and walks the same bits for the per-field
-// breakdown.
-func readEntity(r *msg.Reader, from, to *bg.EntityState) (removed bool, fields []Field) {
-	walk := *r
-	var w bg.EntityState
-	_, fields = entityLayout.readEntity(&walk, from, &w)
-	removed = bg.EntityStateTable.ReadDeltaEntity(r, from, to)
-	if r.Err() == nil && (walk.BitPos() != r.BitPos() || (!removed && stripNumber(w) != stripNumber(*to))) {
-		r.Fail(errLayout)
-	}
-	return removed, fields
-}
-
-func stripNumber(e bg.EntityState) bg.EntityState {
-	e.Number = 0
-	return e
 }
 
 // parseSnapshot reads an SvcSnapshot body as the client does: the base
@@ -366,13 +373,7 @@ func (c *conn) parseSnapshot(r *msg.Reader, seq int32, gs *proto.Gamestate, fres
 	}
 	// Player state.
 	psStart := r.BitPos()
-	walk := *r
-	var w bg.PlayerState
-	psFields := playerStateLayout.readPlayerState(&walk, fromPS, &w)
-	bg.PlayerStateTable.ReadDeltaPlayerState(r, fromPS, &s.PS)
-	if r.Err() == nil && (walk.BitPos() != r.BitPos() || w != s.PS) {
-		r.Fail(errLayout)
-	}
+	psFields := readPlayerState(r, fromPS, &s.PS)
 	o.Sub = append(o.Sub, Op{Name: OpPlayerState, Bits: r.BitPos() - psStart, Fields: psFields})
 	if r.Err() != nil {
 		return o

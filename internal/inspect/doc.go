@@ -22,11 +22,12 @@
 // unscrambled with the keys both ends derive (netchan.ServerKey,
 // netchan.ClientKey); usercmds with proto.UsercmdKey.
 //
-// Values come from the bg field tables' own readers; the per-field bit
-// breakdown comes from a walk of the same bits driven by the tables'
-// field lists (msg.Table.Stats), checked against the readers on every
-// delta, so a reordered table is followed and a layout the walk does not
-// know is reported instead of misread.
+// Deltas are read by the bg field tables' own readers, once: their
+// field trace (msg.Reader.SetFieldTrace) reports each changed field and
+// its value, and where the reader stands after it gives its bits. The
+// field order and increment widths come from the tables too
+// (msg.Table.Fields), so a reordered or re-tuned table is followed
+// without a change here.
 //
 // [Proxy] runs an Inspector inside a UDP proxy (cmd/inspect). Everything
 // here reads untrusted bytes: every read is bounded, errors are reported

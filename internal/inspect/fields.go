@@ -23,52 +23,39 @@ type Field struct {
 	Bits  int    `json:"bits,omitempty"`
 }
 
-// fieldIncs lists the increment widths (msg.Field.Inc) of the bg tables'
-// fields, which msg.Table does not report. Every decode is checked
-// against the table's own reader, so a field given an increment in
-// bg/tables.go and not here shows up as a layout mismatch (and fails
-// TestLayoutMatchesTables) instead of a silent misreading.
-var fieldIncs = map[string]int{
-	"PlayerState.CommandTime": 8,
-}
+// usercmdTimeInc is the width of the usercmd server time's increment
+// (msg.Table.WriteDeltaUsercmd sends it so when it grew by less than 256).
+const usercmdTimeInc = 8
 
+// fieldDesc is a scalar field of a delta table.
 type fieldDesc struct {
-	name  string
-	bits  int // > 0 unsigned, < 0 signed, 0 float
-	inc   int
-	index []int // reflect path into the struct
+	pos   int   // wire position
+	inc   int   // increment width (msg.Field.Inc), 0 for none
+	index []int // reflect path into the struct, for the base's value
 }
 
-type arrayDesc struct {
-	name  string
-	n     int
-	bits  int
-	index []int
-}
-
-// layout is the wire description of a bg struct, in table order, read
-// from the msg.Table's Stats (names and widths) so that a reordered table
-// is followed without a change here.
+// layout is the wire order of a bg delta table, read from the table
+// itself (msg.Table.Fields and Stats), so that a reordered table is
+// followed without a change here.
 type layout[T any] struct {
-	table  *msg.Table[T]
-	fields []fieldDesc
-	arrays []arrayDesc
+	fields map[string]fieldDesc // scalar fields by name
+	arrays map[string]int       // array fields by name: their position
 }
 
 func newLayout[T any](t *msg.Table[T]) *layout[T] {
 	typ := reflect.TypeFor[T]()
-	l := &layout[T]{table: t}
-	for _, st := range t.Stats() {
-		sf, ok := fieldByPath(typ, st.Name)
+	l := &layout[T]{fields: map[string]fieldDesc{}, arrays: map[string]int{}}
+	for i, f := range t.Fields() {
+		sf, ok := fieldByPath(typ, f.Name)
 		if !ok {
-			panic(fmt.Sprintf("inspect: %s has no field %s", t.Name(), st.Name))
+			panic(fmt.Sprintf("inspect: %s has no field %s", t.Name(), f.Name))
 		}
+		l.fields[f.Name] = fieldDesc{pos: i, inc: f.Inc, index: sf.Index}
+	}
+	for _, st := range t.Stats() {
 		if st.Array {
-			l.arrays = append(l.arrays, arrayDesc{name: st.Name, n: sf.Type.Len(), bits: st.Bits, index: sf.Index})
-			continue
+			l.arrays[st.Name] = len(l.arrays)
 		}
-		l.fields = append(l.fields, fieldDesc{name: st.Name, bits: st.Bits,
-			inc: fieldIncs[t.Name()+"."+st.Name], index: sf.Index})
 	}
 	return l
 }
@@ -99,6 +86,170 @@ var (
 	usercmdLayout     = newLayout(bg.UserCmdTable)
 )
 
+// readEntity reads one entity delta (after its number) from from (nil:
+// the zero value) into to with bg.EntityStateTable, with its changed
+// fields.
+func readEntity(r *msg.Reader, from, to *bg.EntityState) (removed bool, fields []Field) {
+	t := entityLayout.trace(r, entityDelta, from)
+	removed = bg.EntityStateTable.ReadDeltaEntity(r, from, to)
+	return removed, t.done()
+}
+
+// readPlayerState reads a player-state delta from from (nil: the zero
+// value) into to with bg.PlayerStateTable, with its changed fields.
+func readPlayerState(r *msg.Reader, from, to *bg.PlayerState) []Field {
+	t := playerStateLayout.trace(r, playerStateDelta, from)
+	bg.PlayerStateTable.ReadDeltaPlayerState(r, from, to)
+	return t.done()
+}
+
+// readUsercmd reads a usercmd delta under key from from into to with
+// bg.UserCmdTable, with its server time and changed fields.
+func readUsercmd(r *msg.Reader, key uint32, from, to *bg.UserCmd) []Field {
+	t := usercmdLayout.trace(r, usercmdDelta, from)
+	bg.UserCmdTable.ReadDeltaUsercmd(r, key, from, to)
+	return t.done()
+}
+
+// deltaStyle is the shape of a delta: what comes before its fields.
+type deltaStyle uint8
+
+const (
+	// entityDelta: removed bit, has-changes bit, last-changed count.
+	entityDelta deltaStyle = iota
+	// playerStateDelta: last-changed count; the arrays after the fields.
+	playerStateDelta
+	// usercmdDelta: server time (field 0), has-changes bit.
+	usercmdDelta
+)
+
+// tracer turns the field trace of one delta read (msg.Reader's
+// SetFieldTrace) into Fields with the bits each took. The trace reports
+// a field just after reading it, so the reader's position then is where
+// the field ends; it starts where the field before it ended, past the
+// one changed bit of each unchanged field between them. Only what comes
+// before the first field, and in a player state before the arrays,
+// depends on the style of the delta: the tracer reads the last-changed
+// count there from a copy of the reader.
+type tracer[T any] struct {
+	l     *layout[T]
+	style deltaStyle
+	r     *msg.Reader
+	from  *T
+
+	next     int // bit position of the changed bit of field (or array) pos
+	pos      int
+	lc       int  // last-changed count
+	inArrays bool // the events are of arrays now
+	array    int  // the array being reported
+	start    int  // where its changed bit is
+
+	fields []Field
+}
+
+// trace starts tracing one delta read of l's table on r from from; the
+// read follows, then done.
+func (l *layout[T]) trace(r *msg.Reader, style deltaStyle, from *T) *tracer[T] {
+	t := &tracer[T]{l: l, style: style, r: r, from: from, next: r.BitPos(), array: -1}
+	if t.from == nil {
+		t.from = new(T)
+	}
+	r.SetFieldTrace(t.event)
+	return t
+}
+
+// done ends the trace and returns the fields.
+func (t *tracer[T]) done() []Field {
+	t.r.SetFieldTrace(nil)
+	return t.fields
+}
+
+func (t *tracer[T]) event(e msg.FieldEvent) {
+	switch {
+	case e.Field == "":
+		t.begin(e)
+	case e.Index >= 0:
+		t.element(e)
+	default:
+		t.scalar(e)
+	}
+}
+
+// begin finds where the first field's changed bit is.
+func (t *tracer[T]) begin(e msg.FieldEvent) {
+	if e.Removed {
+		return
+	}
+	// A copy reads ahead without moving the table's reader.
+	p := *t.r
+	switch t.style {
+	case entityDelta:
+		if p.ReadBits(1) == 1 {
+			t.lc = int(p.ReadBits(8))
+		}
+	case playerStateDelta:
+		t.lc = int(p.ReadBits(8))
+	case usercmdDelta:
+		return // the server time is read already and starts where the read did
+	}
+	t.next = p.BitPos()
+}
+
+// scalar records a changed scalar field.
+func (t *tracer[T]) scalar(e msg.FieldEvent) {
+	end := t.r.BitPos()
+	f := t.l.fields[e.Field]
+	start := t.next + max(f.pos-t.pos, 0)
+	t.fields = append(t.fields, Field{Name: e.Field, Value: format(e.Value, e.Bits) + t.increment(f, e), Bits: end - start})
+	t.next, t.pos = end, f.pos+1
+	if t.style == usercmdDelta && f.pos == 0 {
+		t.next++ // the bit saying whether any other field changed
+	}
+}
+
+// increment notes a value the codec sends as an increment of its
+// base's, as it does when the value grew by less than 1<<inc: " (+50)".
+func (t *tracer[T]) increment(f fieldDesc, e msg.FieldEvent) string {
+	inc := f.inc
+	if t.style == usercmdDelta && f.pos == 0 {
+		inc = usercmdTimeInc
+	}
+	if inc == 0 {
+		return ""
+	}
+	d := e.Value - getBits(reflect.ValueOf(t.from).Elem().FieldByIndex(f.index))
+	if d >= 1<<inc {
+		return ""
+	}
+	return fmt.Sprintf(" (+%d)", d)
+}
+
+// element records a changed element of an array field: one Field per
+// array, its elements "[j]=v" in its value.
+func (t *tracer[T]) element(e msg.FieldEvent) {
+	end := t.r.BitPos()
+	k := t.l.arrays[e.Field]
+	if !t.inArrays {
+		// After the last-changed fields, a bit saying whether any array
+		// changed; then one changed bit per array.
+		t.inArrays = true
+		t.next += max(t.lc-t.pos, 0) + 1
+		t.pos = 0
+	}
+	if k != t.array {
+		t.array, t.start = k, t.next+max(k-t.pos, 0)
+		t.pos = k + 1
+		t.fields = append(t.fields, Field{Name: e.Field})
+	}
+	f := &t.fields[len(t.fields)-1]
+	if f.Value != "" {
+		f.Value += " "
+	}
+	f.Value += fmt.Sprintf("[%d]=%s", e.Index, format(e.Value, e.Bits))
+	f.Bits = end - t.start
+	t.next = end
+}
+
 func getBits(v reflect.Value) uint32 {
 	switch v.Kind() {
 	case reflect.Int32:
@@ -111,50 +262,7 @@ func getBits(v reflect.Value) uint32 {
 	return 0
 }
 
-func setBits(v reflect.Value, b uint32) {
-	switch v.Kind() {
-	case reflect.Int32:
-		v.SetInt(int64(int32(b)))
-	case reflect.Uint32:
-		v.SetUint(uint64(b))
-	case reflect.Float32:
-		v.SetFloat(float64(math.Float32frombits(b)))
-	}
-}
-
-func (l *layout[T]) get(v *T, f *fieldDesc) uint32 {
-	return getBits(reflect.ValueOf(v).Elem().FieldByIndex(f.index))
-}
-
-func (l *layout[T]) set(v *T, f *fieldDesc, b uint32) {
-	setBits(reflect.ValueOf(v).Elem().FieldByIndex(f.index), b)
-}
-
-// width is the number of bits a field of declared width bits takes.
-func width(bits int) int {
-	if bits < 0 {
-		return -bits
-	}
-	if bits == 0 {
-		return 32
-	}
-	return bits
-}
-
-// signExtend keeps the low |bits| bits of v, sign-extended when bits < 0.
-func signExtend(v uint32, bits int) uint32 {
-	n := width(bits)
-	if n == 32 {
-		return v
-	}
-	v &= 1<<n - 1
-	if bits < 0 && v&(1<<(n-1)) != 0 {
-		v |= ^uint32(0) << n
-	}
-	return v
-}
-
-// format renders a field value for display.
+// format renders a field value of declared width bits for display.
 func format(v uint32, bits int) string {
 	switch {
 	case bits == 0:
@@ -163,185 +271,4 @@ func format(v uint32, bits int) string {
 		return strconv.Itoa(int(int32(v)))
 	}
 	return strconv.FormatUint(uint64(v), 10)
-}
-
-func readFloat(r *msg.Reader) uint32 {
-	if r.ReadBits(1) == 0 {
-		i := int32(r.ReadBits(msg.FloatIntBits)) - msg.FloatIntBias
-		return math.Float32bits(float32(i))
-	}
-	return r.ReadBits(32)
-}
-
-// readInt reads a changed integer field: with an increment width, a one
-// bit and the increment, or a zero bit and the value.
-func readInt(r *msg.Reader, f *fieldDesc, old uint32) (v uint32, inc bool) {
-	if f.inc > 0 && r.ReadBits(1) == 1 {
-		return old + r.ReadBits(f.inc), true
-	}
-	return signExtend(r.ReadBits(width(f.bits)), f.bits), false
-}
-
-// readEntity walks an entity-style delta (after its number), as
-// msg.Table.ReadDeltaEntity reads it, recording each changed field. to
-// starts as a copy of from (or zero).
-func (l *layout[T]) readEntity(r *msg.Reader, from, to *T) (removed bool, fields []Field) {
-	var zero T
-	if from == nil {
-		from = &zero
-	}
-	if r.ReadBits(1) == 1 {
-		*to = zero
-		return true, nil
-	}
-	*to = *from
-	if r.ReadBits(1) == 0 {
-		return false, nil
-	}
-	lc := int(r.ReadBits(8))
-	if lc > len(l.fields) {
-		r.Fail(fmt.Errorf("inspect: %s delta: last-changed %d beyond %d fields", l.table.Name(), lc, len(l.fields)))
-		return false, nil
-	}
-	for i := range l.fields[:lc] {
-		if r.Err() != nil {
-			return false, fields
-		}
-		start := r.BitPos()
-		if r.ReadBits(1) == 0 {
-			continue
-		}
-		f := &l.fields[i]
-		var v uint32
-		note := ""
-		if r.ReadBits(1) == 1 {
-			if f.bits == 0 {
-				v = readFloat(r)
-			} else {
-				old := l.get(to, f)
-				var inc bool
-				v, inc = readInt(r, f, old)
-				if inc {
-					note = fmt.Sprintf(" (+%d)", v-old)
-				}
-			}
-		}
-		l.set(to, f, v)
-		fields = append(fields, Field{Name: f.name, Value: format(v, f.bits) + note, Bits: r.BitPos() - start})
-	}
-	return false, fields
-}
-
-// readPlayerState walks a player-state-style delta, as
-// msg.Table.ReadDeltaPlayerState reads it.
-func (l *layout[T]) readPlayerState(r *msg.Reader, from, to *T) (fields []Field) {
-	var zero T
-	if from == nil {
-		from = &zero
-	}
-	*to = *from
-	lc := int(r.ReadBits(8))
-	if lc > len(l.fields) {
-		r.Fail(fmt.Errorf("inspect: %s delta: last-changed %d beyond %d fields", l.table.Name(), lc, len(l.fields)))
-		return nil
-	}
-	for i := range l.fields[:lc] {
-		if r.Err() != nil {
-			return fields
-		}
-		start := r.BitPos()
-		if r.ReadBits(1) == 0 {
-			continue
-		}
-		f := &l.fields[i]
-		var v uint32
-		note := ""
-		if f.bits == 0 {
-			v = readFloat(r)
-		} else {
-			old := l.get(to, f)
-			var inc bool
-			v, inc = readInt(r, f, old)
-			if inc {
-				note = fmt.Sprintf(" (+%d)", v-old)
-			}
-		}
-		l.set(to, f, v)
-		fields = append(fields, Field{Name: f.name, Value: format(v, f.bits) + note, Bits: r.BitPos() - start})
-	}
-	if len(l.arrays) == 0 || r.ReadBits(1) == 0 {
-		return fields
-	}
-	for k := range l.arrays {
-		if r.Err() != nil {
-			return fields
-		}
-		a := &l.arrays[k]
-		start := r.BitPos()
-		if r.ReadBits(1) == 0 {
-			continue
-		}
-		mask := r.ReadBits(a.n)
-		arr := reflect.ValueOf(to).Elem().FieldByIndex(a.index)
-		var b strings.Builder
-		for j := 0; j < a.n; j++ {
-			if mask&(1<<j) == 0 {
-				continue
-			}
-			v := signExtend(r.ReadBits(width(a.bits)), a.bits)
-			setBits(arr.Index(j), v)
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "[%d]=%s", j, format(getBits(arr.Index(j)), a.bits))
-		}
-		fields = append(fields, Field{Name: a.name, Value: b.String(), Bits: r.BitPos() - start})
-	}
-	return fields
-}
-
-// readUsercmd walks a usercmd-style delta under key, as
-// msg.Table.ReadDeltaUsercmd reads it. The first field is the server
-// time.
-func (l *layout[T]) readUsercmd(r *msg.Reader, key uint32, from, to *T) (fields []Field) {
-	var zero T
-	if from == nil {
-		from = &zero
-	}
-	if len(l.fields) == 0 {
-		r.Fail(fmt.Errorf("inspect: %s: no server time field", l.table.Name()))
-		return nil
-	}
-	tf := &l.fields[0]
-	start := r.BitPos()
-	var tt uint32
-	note := ""
-	if r.ReadBits(1) == 1 {
-		d := r.ReadBits(8)
-		tt = l.get(from, tf) + d
-		note = fmt.Sprintf(" (+%d)", d)
-	} else {
-		tt = r.ReadBits(32)
-	}
-	*to = *from
-	l.set(to, tf, tt)
-	fields = append(fields, Field{Name: tf.name, Value: format(tt, tf.bits) + note, Bits: r.BitPos() - start})
-	if r.ReadBits(1) == 0 {
-		return fields
-	}
-	key ^= tt
-	for i := range l.fields[1:] {
-		if r.Err() != nil {
-			return fields
-		}
-		f := &l.fields[1+i]
-		start := r.BitPos()
-		if r.ReadBits(1) == 0 {
-			continue
-		}
-		v := signExtend(r.ReadBits(width(f.bits))^key, f.bits)
-		l.set(to, f, v)
-		fields = append(fields, Field{Name: f.name, Value: format(v, f.bits), Bits: r.BitPos() - start})
-	}
-	return fields
 }

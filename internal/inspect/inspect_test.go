@@ -3,7 +3,9 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -238,79 +240,142 @@ func TestLoss(t *testing.T) {
 }
 
 // TestLayoutMatchesTables sends random deltas through the bg tables and
-// checks that the inspector's field walk reads the same values in the
-// same bits (a field given an increment in bg/tables.go but not in
-// fieldIncs fails here).
+// checks that the inspector's fields, taken from the tables' field
+// trace, are what the tables read in the bits their own receive
+// counters count: one Field per changed scalar field and per changed
+// array, each with its value (an increment shown as one, when the table
+// gives the field an Inc), the same bits as the field's counter grew
+// by, and nothing else but the unchanged fields' changed bits and the
+// delta's header in between. (The package's tests do not run in
+// parallel, so the counters see only these reads.)
 func TestLayoutMatchesTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	randomize := func(v []int32) {
 		for i := range v {
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
 			case 0:
 				v[i] = 0
 			case 1:
 				v[i] = int32(rng.IntN(200)) - 100
 			case 2:
 				v[i] += int32(rng.IntN(300))
+			case 3:
+				// unchanged
 			default:
 				v[i] = int32(rng.Uint32())
 			}
 		}
 	}
-	var buf [4096]byte
 	for i := 0; i < 300; i++ {
-		var from, to bg.PlayerState
-		randomize(psInts(&from))
-		to = from
-		randomize(psInts(&to)[:rng.IntN(len(psInts(&to)))+1])
-		bg.PlayerStateTable.Truncate(&from)
-		bg.PlayerStateTable.Truncate(&to)
-		w := msg.NewWriter(buf[:], msg.Huffman)
-		bg.PlayerStateTable.WriteDeltaPlayerState(w, &from, &to)
-		r := msg.NewReader(w.Bytes(), msg.Huffman)
-		var got bg.PlayerState
-		fields := playerStateLayout.readPlayerState(r, &from, &got)
-		if r.Err() != nil || got != to || r.BitPos() != w.BitLen() {
-			t.Fatalf("player state %d: walk got %+v (%v, %d of %d bits), want %+v", i, got, r.Err(), r.BitPos(), w.BitLen(), to)
-		}
-		sum := 0
-		for _, f := range fields {
-			sum += f.Bits
-		}
-		if sum > w.BitLen() {
-			t.Fatalf("fields take %d bits of %d", sum, w.BitLen())
-		}
+		var pf, pt bg.PlayerState
+		randomize(psInts(&pf))
+		pt = pf
+		randomize(psInts(&pt)[:rng.IntN(len(psInts(&pt)))+1])
+		checkDelta(t, fmt.Sprintf("player state %d", i), bg.PlayerStateTable, &pf, &pt, 0,
+			func(w *msg.Writer) { bg.PlayerStateTable.WriteDeltaPlayerState(w, &pf, &pt) },
+			func(r *msg.Reader, got *bg.PlayerState) []Field { return readPlayerState(r, &pf, got) })
 
 		var ef, et bg.EntityState
 		randomize(entInts(&ef))
 		et = ef
 		randomize(entInts(&et)[:rng.IntN(len(entInts(&et)))+1])
-		bg.EntityStateTable.Truncate(&ef)
-		bg.EntityStateTable.Truncate(&et)
-		w.Reset(buf[:], msg.Huffman)
-		bg.EntityStateTable.WriteDeltaEntity(w, &ef, &et, 7, true)
-		r.Reset(w.Bytes(), msg.Huffman)
-		r.ReadBits(msg.EntityNumBits)
-		var ge bg.EntityState
-		if _, _ = entityLayout.readEntity(r, &ef, &ge); r.Err() != nil || ge != et || r.BitPos() != w.BitLen() {
-			t.Fatalf("entity %d: walk got %+v, want %+v", i, ge, et)
-		}
+		checkDelta(t, fmt.Sprintf("entity %d", i), bg.EntityStateTable, &ef, &et, 0,
+			func(w *msg.Writer) { bg.EntityStateTable.WriteDeltaEntity(w, &ef, &et, 7, true) },
+			func(r *msg.Reader, got *bg.EntityState) []Field {
+				r.ReadBits(msg.EntityNumBits)
+				_, fields := readEntity(r, &ef, got)
+				return fields
+			})
 
 		var cf, ct bg.UserCmd
 		randomize(cmdInts(&cf))
 		ct = cf
 		randomize(cmdInts(&ct))
-		bg.UserCmdTable.Truncate(&cf)
-		bg.UserCmdTable.Truncate(&ct)
 		key := rng.Uint32()
-		w.Reset(buf[:], msg.Huffman)
-		bg.UserCmdTable.WriteDeltaUsercmd(w, key, &cf, &ct)
-		r.Reset(w.Bytes(), msg.Huffman)
-		var gc bg.UserCmd
-		if usercmdLayout.readUsercmd(r, key, &cf, &gc); r.Err() != nil || gc != ct || r.BitPos() != w.BitLen() {
-			t.Fatalf("usercmd %d: walk got %+v, want %+v", i, gc, ct)
+		fields := checkDelta(t, fmt.Sprintf("usercmd %d", i), bg.UserCmdTable, &cf, &ct, 1,
+			func(w *msg.Writer) { bg.UserCmdTable.WriteDeltaUsercmd(w, key, &cf, &ct) },
+			func(r *msg.Reader, got *bg.UserCmd) []Field { return readUsercmd(r, key, &cf, got) })
+		// The server time comes first, always, as an 8-bit increment
+		// or whole; it has no counter.
+		tf, want := fields[0], format(uint32(ct.ServerTime), bg.UserCmdTable.Fields()[0].Bits)
+		if d := uint32(ct.ServerTime - cf.ServerTime); d < 256 {
+			want += fmt.Sprintf(" (+%d)", d)
+		}
+		if tf.Name != "ServerTime" || tf.Value != want || tf.Bits < 2 {
+			t.Fatalf("usercmd %d: server time %+v, want %s", i, tf, want)
 		}
 	}
+}
+
+// checkDelta truncates from and to to their widths in tab, writes the
+// delta between them with write and reads it back with read, the way
+// the inspector does, and checks the result and its fields
+// (checkFields) but for the first skip fields, which have no counter.
+// It returns the fields.
+func checkDelta[T comparable](t *testing.T, what string, tab *msg.Table[T], from, to *T, skip int,
+	write func(*msg.Writer), read func(*msg.Reader, *T) []Field) []Field {
+	t.Helper()
+	tab.Truncate(from)
+	tab.Truncate(to)
+	var buf [4096]byte
+	w := msg.NewWriter(buf[:], msg.Huffman)
+	write(w)
+	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	before := tab.Stats()
+	var got T
+	fields := read(r, &got)
+	if r.Err() != nil || got != *to || r.BitPos() != w.BitLen() {
+		t.Fatalf("%s: got %+v (%v, %d of %d bits), want %+v", what, got, r.Err(), r.BitPos(), w.BitLen(), *to)
+	}
+	if len(fields) < skip {
+		t.Fatalf("%s: fields %+v", what, fields)
+	}
+	checkFields(t, what, tab.Fields()[skip:], before[skip:], tab.Stats()[skip:], fields[skip:],
+		func(name string) (uint32, uint32) { return wordOf(from, name), wordOf(to, name) })
+	return fields
+}
+
+// checkFields checks the fields the inspector gave for one delta read
+// against the table's scalar fields (specs, wire order), its counters
+// before and after the read, and the values each field had in the base
+// and the result (words).
+func checkFields(t *testing.T, what string, specs []msg.Field, before, after []msg.FieldStat, fields []Field, words func(string) (uint32, uint32)) {
+	t.Helper()
+	byName := map[string]Field{}
+	for _, f := range fields {
+		if _, dup := byName[f.Name]; dup {
+			t.Fatalf("%s: field %s twice in %+v", what, f.Name, fields)
+		}
+		byName[f.Name] = f
+	}
+	for k, st := range after {
+		grew := st.RecvBits - before[k].RecvBits
+		f, ok := byName[st.Name]
+		if ok != (st.RecvChanges != before[k].RecvChanges) || uint64(f.Bits) != grew {
+			t.Fatalf("%s: field %s: inspector %+v (listed %v), counter grew by %d bits", what, st.Name, f, ok, grew)
+		}
+		if !ok || st.Array {
+			continue
+		}
+		spec := specs[k]
+		old, v := words(st.Name)
+		want := format(v, spec.Bits)
+		if d := v - old; spec.Inc > 0 && d < 1<<spec.Inc {
+			want += fmt.Sprintf(" (+%d)", d)
+		}
+		if f.Value != want {
+			t.Fatalf("%s: field %s = %q, want %q", what, st.Name, f.Value, want)
+		}
+	}
+}
+
+// wordOf returns the 32 bits of v's field at a dotted path.
+func wordOf[T any](v *T, path string) uint32 {
+	sf, ok := fieldByPath(reflect.TypeFor[T](), path)
+	if !ok {
+		panic(path)
+	}
+	return getBits(reflect.ValueOf(v).Elem().FieldByIndex(sf.Index))
 }
 
 // psInts, entInts and cmdInts view a wire struct (all 32-bit fields) as

@@ -1,16 +1,15 @@
 package headless_test
 
 import (
-	"bytes"
 	"context"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
 	"tremor/internal/client"
 	"tremor/internal/client/headless"
 	"tremor/internal/server"
+	"tremor/internal/testutil"
 )
 
 // The clients' showpackets and cl_shownet lines reach the run's Console,
@@ -19,7 +18,7 @@ func TestDiagnosticsConsole(t *testing.T) {
 	cfg := server.DefaultConfig()
 	cfg.Seed = 5
 	ts := startServer(t, cfg, "arena1", 0)
-	var out lockedBuffer
+	var out testutil.LockedBuffer
 	r := headless.New(headless.Config{
 		Server:   ts.srv.Addr(),
 		Clients:  2,
@@ -46,22 +45,4 @@ func TestDiagnosticsConsole(t *testing.T) {
 			t.Errorf("no line matching %s", re)
 		}
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the clients' goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
