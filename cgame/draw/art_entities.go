@@ -201,7 +201,7 @@ func (r *Renderer) drawNames(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 		if t.dead {
 			c = colDead
 		}
-		r.centreText(screen, f.Names[t.client], t.x, t.y, 1, c)
+		r.centreText(screen, f.Names[t.client], t.x*r.tagScale, t.y*r.tagScale, 1, c)
 	}
 }
 

@@ -2,6 +2,7 @@ package draw
 
 import (
 	"image/color"
+	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -104,6 +105,10 @@ type Renderer struct {
 	lastRT     int32 // cgame real time of the previous Draw
 	tags       [bg.MaxClients + 1]nameTag
 	ntags      int
+
+	scale    float64       // render scale; 0 means 1
+	lowres   *ebiten.Image // the world below render scale 1
+	tagScale float64       // from the world's pixels to the screen's
 }
 
 // nameTag is a name to write over a player drawn this frame.
@@ -238,8 +243,13 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	}
 	px, py := g.DrawnOrigin.Px()
 	r.cam.Follow(px, py, f.Dt)
-	r.view = view.View{CX: r.cam.X, CY: r.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
+	native := view.View{CX: r.cam.X, CY: r.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
+	r.view = native
 	r.local.x, r.local.y = r.view.ToScreen(px, py)
+	// Below render scale 1 the world is drawn into a smaller image and
+	// stretched over the screen: fewer pixels to fill, which is what a
+	// software renderer spends its time on. Text and the HUD stay sharp.
+	world := r.worldTarget(screen)
 
 	r.Observe(g)
 	dt := float32(f.Dt)
@@ -252,15 +262,27 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 
 	wb, gb := &r.world, &r.glow
 	r.drawBackground(wb)
-	r.drawTileLayer(screen, wb) // flushes the background first
+	r.drawTileLayer(world, wb) // flushes the background first
 	r.drawAnimatedTiles(wb, gb, t)
-	r.drawItemSpots(screen, g)
-	r.drawEntities(screen, g, f, dt)
-	r.drawLocal(screen, g, f)
-	r.drawParticles(screen)
-	r.drawEffects(screen, g.RealTime)
-	wb.flush(screen)
-	gb.flush(screen)
+	r.drawItemSpots(world, g)
+	r.drawEntities(world, g, f, dt)
+	r.drawLocal(world, g, f)
+	r.drawParticles(world)
+	r.drawEffects(world, g.RealTime)
+	wb.flush(world)
+	gb.flush(world)
+	r.tagScale = 1
+	if world != screen {
+		op := &r.imgOp
+		op.GeoM.Reset()
+		r.tagScale = float64(w) / float64(world.Bounds().Dx())
+		op.GeoM.Scale(r.tagScale, float64(h)/float64(world.Bounds().Dy()))
+		op.ColorScale.Reset()
+		op.Filter = ebiten.FilterLinear
+		screen.DrawImage(world, op)
+		op.Filter = ebiten.FilterNearest
+		r.view = native
+	}
 	r.drawNames(screen, g, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission
@@ -277,6 +299,48 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	if f.Status != "" {
 		r.centreText(screen, f.Status, float64(w)/2, float64(h)/3, 2, colWhite)
 	}
+}
+
+// MinRenderScale is the smallest render scale SetRenderScale takes.
+const MinRenderScale = 0.25
+
+// SetRenderScale sets the share of the screen's width and height the
+// world is drawn at (r_scale): 1 draws it at the screen's resolution,
+// 0.5 into an image of a quarter of the pixels, stretched over the
+// screen with linear filtering. The HUD and text are always drawn at the
+// screen's resolution.
+func (r *Renderer) SetRenderScale(s float64) {
+	r.scale = min(1, max(MinRenderScale, s))
+}
+
+// RenderScale returns the render scale in force.
+func (r *Renderer) RenderScale() float64 {
+	if r.scale == 0 {
+		return 1
+	}
+	return r.scale
+}
+
+// worldTarget returns what the world is drawn on this frame: screen at
+// render scale 1, else the smaller image, with r.view set for it.
+func (r *Renderer) worldTarget(screen *ebiten.Image) *ebiten.Image {
+	s := r.RenderScale()
+	if s >= 1 {
+		return screen
+	}
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	tw, th := max(1, int(math.Ceil(float64(w)*s))), max(1, int(math.Ceil(float64(h)*s)))
+	if r.lowres == nil || r.lowres.Bounds().Dx() != tw || r.lowres.Bounds().Dy() != th {
+		if r.lowres != nil {
+			r.lowres.Deallocate()
+		}
+		r.lowres = ebiten.NewImage(tw, th)
+	}
+	v := r.view
+	v.Scale *= float64(tw) / float64(w)
+	v.W, v.H = float64(tw), float64(th)
+	r.view = v
+	return r.lowres
 }
 
 func statusOr(s, def string) string {

@@ -98,6 +98,13 @@ func run(args []string, stderr io.Writer) int {
 	g.menu = menu.New(t, menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor})
 	g.lagometer = t.Get("cg_lagometer")
 	g.netgraph = t.Get("cg_netgraph")
+	g.ovl = draw.NewOverlays()
+	g.showSnapBox = t.Get("cg_showSnapBox")
+	g.showGhosts = t.Get("cg_showGhosts")
+	g.showInterp = t.Get("cg_showInterp")
+	g.showFieldBits = t.Get("cg_showFieldBits")
+	g.rscale = t.Get("r_scale")
+	g.scaler = frametime.NewScaler()
 	g.addCommands()
 	g.addCompleters()
 	g.loadSaved()
@@ -147,6 +154,9 @@ type game struct {
 	netgraph  *console.Cvar // cg_netgraph
 	ng        draw.NetGraph
 
+	ovl                                                *draw.Overlays
+	showSnapBox, showGhosts, showInterp, showFieldBits *console.Cvar
+
 	// The drop-down console and the chat field (messagemode).
 	sb       *console.Scrollback
 	prompt   console.Prompt
@@ -170,6 +180,8 @@ type game struct {
 	lastSave  int32
 
 	stats      frametime.Recorder
+	scaler     *frametime.Scaler
+	rscale     *console.Cvar // r_scale
 	updateTook time.Duration
 
 	shot   string // screenshot to save at the next Draw
@@ -243,7 +255,7 @@ func (g *game) addCommands() {
 			return
 		}
 		s := g.stats.Summarize(time.Second / 60)
-		t.Printf("framestats: %v\n", s)
+		t.Printf("framestats: %v\n  render scale %.3g (r_scale %s)\n", s, g.r.RenderScale(), g.rscale.Value())
 	})
 	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*oob.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*oob.Args) { g.quit = true })
@@ -283,7 +295,8 @@ func (g *game) watchCvars() {
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
 		case "s_volume":
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph":
+		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph", "r_scale",
+			"cg_showSnapBox", "cg_showGhosts", "cg_showInterp", "cg_showFieldBits":
 		default:
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
 		}
@@ -384,6 +397,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
 	}
+	g.drawTeaching(screen, cg, f.Intermission)
 	g.snd.PlayCues(g.r.TakeCues())
 	g.drawOverlays(screen, f.Dt)
 	if g.shot != "" {
@@ -396,7 +410,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.shot = ""
 	}
 	if !g.last.IsZero() {
-		g.stats.Add(began.Sub(g.last), g.updateTook, time.Since(began))
+		interval := began.Sub(g.last)
+		g.stats.Add(interval, g.updateTook, time.Since(began))
+		if s := g.rscale.Float(); s > 0 {
+			g.r.SetRenderScale(s)
+		} else {
+			g.scaler.Frame(interval, time.Second/time.Duration(max(1, ebiten.TPS())))
+			g.r.SetRenderScale(g.scaler.Scale())
+		}
 	}
 	g.last = began
 }

@@ -6,7 +6,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"tremor/cgame"
 	"tremor/cgame/draw"
+	"tremor/cgame/overlay"
 	"tremor/internal/console"
 	"tremor/internal/ui/keys"
 	"tremor/internal/ui/menu"
@@ -254,4 +256,34 @@ func (g *game) drawOverlays(screen *ebiten.Image, dt float64) {
 		shape = ebiten.CursorShapeDefault
 	}
 	ebiten.SetCursorShape(shape)
+}
+
+// drawTeaching draws the teaching overlays that are switched on
+// (cg_showSnapBox, cg_showGhosts, cg_showInterp, cg_showFieldBits).
+func (g *game) drawTeaching(screen *ebiten.Image, cg *cgame.CGame, intermission bool) {
+	snap, ghosts, interp, fields := g.showSnapBox.Bool(), g.showGhosts.Bool(), g.showInterp.Bool(), g.showFieldBits.Bool()
+	if !snap && !ghosts && !interp && !fields {
+		return
+	}
+	c := g.sess.Client()
+	var src overlay.SnapshotSource
+	if c != nil {
+		src = c // never a nil *client.Client inside the interface
+	}
+	g.ovl.Update(src, cg, g.now)
+	if cg == nil || intermission {
+		return
+	}
+	if ghosts {
+		g.r.DrawGhosts(screen, cg, g.ovl)
+	}
+	if snap {
+		g.r.DrawSnapBox(screen, cg, g.ovl)
+	}
+	if interp && c != nil {
+		g.r.DrawInterpStrip(screen, cg, g.ovl, c.TimeNudge(), c.AutoNudge().On)
+	}
+	if fields {
+		g.r.DrawFieldBits(screen, g.ovl)
+	}
 }
