@@ -41,6 +41,10 @@ type Frame struct {
 	CursorX, CursorY int
 	// Dt is the real time since the previous frame, in seconds.
 	Dt float64
+	// Follow points the camera at (FollowX, FollowY), world pixels,
+	// instead of the local player: a demo's spectator camera.
+	Follow           bool
+	FollowX, FollowY float64
 }
 
 // MaxEffects is how many rail trails, explosions and sparks are shown at
@@ -109,6 +113,8 @@ type Renderer struct {
 	scale    float64       // render scale; 0 means 1
 	lowres   *ebiten.Image // the world below render scale 1
 	tagScale float64       // from the world's pixels to the screen's
+
+	demo demoBar
 }
 
 // nameTag is a name to write over a player drawn this frame.
@@ -242,6 +248,9 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 		return
 	}
 	px, py := g.DrawnOrigin.Px()
+	if f.Follow {
+		px, py = f.FollowX, f.FollowY
+	}
 	r.cam.Follow(px, py, f.Dt)
 	native := view.View{CX: r.cam.X, CY: r.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
 	r.view = native

@@ -35,6 +35,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ import (
 	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
 	"tremor/cmd/client/internal/session"
+	"tremor/internal/client"
 	"tremor/internal/console"
 	"tremor/internal/ui/keys"
 	"tremor/internal/ui/menu"
@@ -91,6 +93,12 @@ func run(args []string, stderr io.Writer) int {
 	_, _ = rand.Read(b[:])
 	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), cfg: cfg, sb: sb}
 	g.sess = session.New(t, stderr, binary.LittleEndian.Uint64(b[:])|1)
+	if cfg != nil {
+		g.sess.SetDataDir(cfg.m.Dir())
+	}
+	client.AddRecordCommands(t, g.sess.DataDir(), g.sess.Client)
+	client.AddPlaybackCommands(t, g.sess.Playback)
+	g.follow = followRecorder
 	g.in.AddCommands(t)
 	g.binds = keys.NewBinds(t)
 	g.binds.SetDefaults()
@@ -180,6 +188,9 @@ type game struct {
 	lastSave  int32
 
 	stats      frametime.Recorder
+	td         *timedemo // a drawn timedemo running
+	follow     int32     // the demo camera: followRecorder, followFree or a client number
+	freeCam    [2]float64
 	scaler     *frametime.Scaler
 	rscale     *console.Cvar // r_scale
 	updateTook time.Duration
@@ -256,6 +267,47 @@ func (g *game) addCommands() {
 		}
 		s := g.stats.Summarize(time.Second / 60)
 		t.Printf("framestats: %v\n  render scale %.3g (r_scale %s)\n", s, g.r.RenderScale(), g.rscale.Value())
+	})
+	t.AddCommand("demo", "play a demo: demo NAME (in the data directory's demos folder) or demo PATH", func(a *oob.Args) {
+		if a.Argc() < 2 {
+			t.Printf("usage: demo NAME\n")
+			return
+		}
+		if err := g.sess.PlayDemo(a.Argv(1)); err != nil {
+			t.Printf("%v\n", err)
+			return
+		}
+		g.menu.Close()
+		g.follow = followRecorder
+		g.r.ResetDemoBar()
+	})
+	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *oob.Args) {
+		if a.Argc() < 2 {
+			t.Printf("usage: timedemo NAME\n")
+			return
+		}
+		if err := g.sess.PlayDemo(a.Argv(1)); err != nil {
+			t.Printf("%v\n", err)
+			return
+		}
+		g.menu.Close()
+		g.r.ResetDemoBar()
+		g.startTimedemo()
+	})
+	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *oob.Args) {
+		t.ExecuteString("demo_timescale " + a.ArgsFrom(1))
+	})
+	t.AddCommand("demo_follow", "demo camera: demo_follow [N] follows client N, no N the recording player, -1 a free camera (WASD)", func(a *oob.Args) {
+		switch n, err := strconv.Atoi(a.Argv(1)); {
+		case a.Argc() < 2:
+			g.follow = followRecorder
+		case err != nil || n < -1 || n >= bg.MaxClients:
+			t.Printf("usage: demo_follow [N | -1]\n")
+		case n == -1:
+			g.follow = followFree
+		default:
+			g.follow = int32(n)
+		}
 	})
 	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*oob.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*oob.Args) { g.quit = true })
@@ -350,7 +402,14 @@ func (g *game) Update() error {
 		}
 	}
 	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
-	g.sess.Frame(time.Since(g.start), cmd, g.in.ShowScores())
+	now := time.Since(g.start)
+	if g.td != nil {
+		now = g.td.next()
+	}
+	g.sess.Frame(now, cmd, g.in.ShowScores())
+	if g.td != nil && g.sess.Playback() == nil {
+		g.endTimedemo()
+	}
 	if cg := g.sess.Active(); cg != nil {
 		// Take this frame's events now, so that none is lost when a
 		// draw is skipped.
@@ -376,7 +435,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	cg := g.sess.Active()
 	if cg != nil && f.CG != cg {
-		g.r.SetMap(g.sess.Client().Map())
+		g.r.SetMap(g.sess.Map())
 	}
 	f.CG = cg
 	f.Names = g.sess.Names()
@@ -388,7 +447,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.ShowScores = g.in.ShowScores()
 	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
+	f.Follow = false
+	if pb := g.sess.Playback(); pb != nil && cg != nil {
+		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
+	}
 	g.r.Draw(screen, f)
+	if g.sess.Playback() != nil {
+		g.r.DrawDemoBar(screen, g.sess.Playback(), g.td != nil)
+	}
 	if c := g.sess.Client(); c != nil && g.netgraph.Bool() && !f.Intermission {
 		g.ng.Sample(c.NetGraph(), g.now)
 		g.r.DrawNetGraph(screen, &g.ng)
@@ -408,6 +474,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 			g.t.Printf("client: wrote %s\n", g.shot)
 		}
 		g.shot = ""
+	}
+	if g.td != nil {
+		g.td.frame(began)
 	}
 	if !g.last.IsZero() {
 		interval := began.Sub(g.last)

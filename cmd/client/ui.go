@@ -36,8 +36,21 @@ func (g *game) keyboard() {
 	case g.chatOpen:
 		g.km.poll(g.now, g.releasesOnly)
 		g.chatKeys()
+	case g.sess.Playback() != nil:
+		// A demo: the playback keys; the bindings see only releases and
+		// the console and menu keys.
+		g.km.poll(g.now, g.demoKeyEvent)
+		g.demoKeys(g.sess.Playback())
 	default:
 		g.km.poll(g.now, g.binds.KeyEvent)
+	}
+}
+
+// demoKeyEvent passes releases and the console and menu keys to the
+// bindings while a demo plays.
+func (g *game) demoKeyEvent(k keys.KeyNum, down bool, timeMs int32) {
+	if !down || k == keys.KeyEscape || k == keys.KeyConsole || k == keys.KeyTilde {
+		g.binds.KeyEvent(k, down, timeMs)
 	}
 }
 
@@ -265,7 +278,7 @@ func (g *game) drawTeaching(screen *ebiten.Image, cg *cgame.CGame, intermission 
 	if !snap && !ghosts && !interp && !fields {
 		return
 	}
-	c := g.sess.Client()
+	c := g.sess.Engine() // the demo's during playback: the overlays replay too
 	var src overlay.SnapshotSource
 	if c != nil {
 		src = c // never a nil *client.Client inside the interface

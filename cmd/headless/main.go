@@ -6,7 +6,21 @@
 // Usage:
 //
 //	headless [-clients N] [-duration D] [-json FILE] [-log FILE] [-chat-every D]
-//	         [-seed N] [+set CVAR VALUE]... +connect HOST[:PORT]
+//	         [-seed N] [-record NAME] [+set CVAR VALUE]... +connect HOST[:PORT]
+//	headless -timedemo FILE [-timedemo-step D]
+//	headless -demoinfo FILE
+//	headless -demodump FILE [-shownet N]
+//
+// Demos (docs/demos.md): -record NAME (or +record NAME) records each
+// client's session to NAME.tdm (NAME-<i>.tdm with several clients), from
+// the moment it is in a level until it leaves. -timedemo (or +timedemo
+// FILE) plays a demo as fast as possible through the client engine and
+// cgame, the demo clock advancing -timedemo-step (50 ms, as Quake III)
+// per frame, and prints "N frames S seconds F fps min/avg/max/stddev ms":
+// a rendering-free client benchmark. -demoinfo prints a demo's summary
+// (map, duration, players, messages, bytes, full and delta snapshots,
+// frags); -demodump prints every message decoded as cl_shownet N (4 by
+// default: every field with its value) shows it, then the summary.
 //
 // Each client i is named NAME<i> (the name cvar, "Headless" by default)
 // and says "client <i> line <n>" every -chat-every once every client is
@@ -61,6 +75,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logFile := fs.String("log", "", "write JSON lines events to this file")
 	chatEvery := fs.Duration("chat-every", time.Second, "interval between each client's chat lines (0: no chat)")
 	seed := fs.Uint64("seed", 1, "seed of the clients' qports, network simulation and bots")
+	record := fs.String("record", "", "record each client's demo to NAME.tdm (NAME-<i>.tdm with several clients)")
+	timedemo := fs.String("timedemo", "", "play this demo as fast as possible and print the frame rate")
+	timedemoStep := fs.Duration("timedemo-step", 50*time.Millisecond, "demo time per timedemo frame")
+	demoInfo := fs.String("demoinfo", "", "print this demo's summary")
+	demoDump := fs.String("demodump", "", "print this demo's messages as cl_shownet does, then its summary")
+	shownet := fs.Int("shownet", 4, "cl_shownet level of -demodump (1-4, -1)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: headless [flags] [+set CVAR VALUE]... +connect HOST[:PORT]")
 		fs.PrintDefaults()
@@ -79,10 +99,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t.Register(cvars...)
 	var server string
 	t.AddCommand("connect", "choose the server: connect HOST[:PORT]", func(a *oob.Args) { server = a.Argv(1) })
+	t.AddCommand("record", "record each client's demo: record NAME", func(a *oob.Args) { *record = a.Argv(1) })
+	t.AddCommand("timedemo", "benchmark a demo: timedemo FILE", func(a *oob.Args) { *timedemo = a.Argv(1) })
 	early, rest := console.SplitCommandLine(fs.Args())
 	t.ExecuteCommandLine(early)
 	for _, l := range rest {
 		t.ExecuteString(l)
+	}
+	switch {
+	case *timedemo != "":
+		return runTimeDemo(*timedemo, *timedemoStep, t, stdout, stderr)
+	case *demoInfo != "":
+		return runDemoInfo(*demoInfo, stdout, stderr)
+	case *demoDump != "":
+		return runDemoDump(*demoDump, *shownet, stdout, stderr)
 	}
 	if server == "" {
 		fmt.Fprintln(stderr, "headless: no server: give +connect HOST[:PORT]")
@@ -118,6 +148,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		NamePrefix: t.Get("name").Value(),
 		Seed:       *seed,
 		Log:        logw,
+		Record:     recorder(*record, *clients),
 	})
 	// Live changes: a client cvar set on the console reaches every client
 	// at its next frame.

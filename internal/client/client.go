@@ -196,6 +196,13 @@ type Client struct {
 
 	auto autoNudge // cl_autoNudge: gap samples and the delay chosen (autonudge.go)
 
+	// Demos (demo_*.go).
+	rec            *recorder // the recording in progress, nil if none
+	playback       bool      // the messages come from a demo (Playback)
+	newGamestate   bool      // a gamestate was parsed in the message being handled
+	autoRecordDemo bool      // cl_autoRecordDemo
+	demoDir        string    // where cl_autoRecordDemo writes
+
 	// Diagnostics (netgraph.go, shownet.go).
 	epoch   time.Time     // origin of the reader's arrival times
 	arrival time.Duration // arrival time of the packet being handled
@@ -435,6 +442,11 @@ func (c *Client) drop(kind DropKind, reason string) {
 		}
 	}
 	c.dropKind, c.dropReason = kind, reason
+	if c.rec != nil {
+		if _, err := c.StopRecording(); err != nil {
+			c.logf("stoprecord: %v", err)
+		}
+	}
 	c.setState(Disconnected)
 	c.clearState()
 	c.ch = nil

@@ -141,6 +141,12 @@ func (c *Client) parseServerMessage(body []byte, seq uint32) {
 	if c.cfg.ShowNet > 0 {
 		c.showMessageEnd(seq, len(body))
 	}
+	if c.rec != nil {
+		c.recordMessage(body, seq) // unscrambled by now
+	}
+	if c.newGamestate {
+		c.autoRecord()
+	}
 }
 
 // parseMessage is parseServerMessage without the cl_shownet summary.
@@ -152,16 +158,16 @@ func (c *Client) parseMessage(body []byte, seq uint32) {
 		c.fail(r.Err())
 		return
 	}
-	if ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands {
+	if !c.playback && (ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands) {
 		c.fail(fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.reliableSequence))
 		return
 	}
-	if c.scramble {
+	if c.scramble && !c.playback { // a demo holds messages unscrambled
 		proto.ScrambleServerMessage(body, uint32(c.challenge), seq, c.reliableCommands[ack&(proto.MaxReliableCommands-1)])
 		r.Reset(body, msg.Huffman)
 		r.ReadLong()
 	}
-	if ack > c.reliableAcknowledge {
+	if ack > c.reliableAcknowledge && !c.playback {
 		c.reliableAcknowledge = ack
 		c.recountReliable()
 	}
@@ -321,6 +327,7 @@ func (c *Client) parseGamestate(r *msg.Reader) bool {
 		return false
 	}
 	c.world = m
+	c.newGamestate = true
 	c.setState(Primed)
 	return true
 }

@@ -70,6 +70,11 @@ type Config struct {
 	// every snapshot it parses (for tests that compare them with what the
 	// server built).
 	OnSnapshot func(i int, info client.SnapshotInfo, ps *bg.PlayerState, ents []bg.EntityState)
+	// Record, if not nil, is asked for each client i once it is in a
+	// level: a non-nil writer receives the client's demo (the record
+	// command) until it disconnects, and is closed then. Client i is not
+	// recorded when it returns nil.
+	Record func(i int) (io.WriteCloser, error)
 }
 
 // Runner runs one set of headless clients.

@@ -43,6 +43,7 @@ type player struct {
 
 	liveSeen uint64
 	settled  bool
+	recAsked bool // Config.Record was asked
 
 	// chat
 	chatNext    time.Duration // run time of the next line; 0: not started
@@ -143,6 +144,7 @@ func (p *player) run(ctx context.Context) {
 		p.applyLive()
 		now := r.now()
 		p.c.Frame(now, p.input())
+		p.record()
 		p.cgameFrame()
 		p.chat(now)
 		if p.c.State() == client.Disconnected {
@@ -156,6 +158,25 @@ func (p *player) run(ctx context.Context) {
 		}
 	}
 	p.finish()
+}
+
+// record starts the client's demo once it is in a level (Config.Record).
+func (p *player) record() {
+	if p.recAsked || p.r.cfg.Record == nil || p.c.State() < client.Primed {
+		return
+	}
+	p.recAsked = true
+	w, err := p.r.cfg.Record(p.i)
+	if err != nil || w == nil {
+		if err != nil {
+			p.logf("record: %v", err)
+		}
+		return
+	}
+	if err := p.c.StartRecording(w, "client "+strconv.Itoa(p.i)); err != nil {
+		p.logf("record: %v", err)
+		w.Close()
+	}
 }
 
 // finish disconnects and closes the client.

@@ -15,7 +15,7 @@ import (
 // read at map and passed on to a running local server), and the local
 // server's LAN port, the display's and the sound's. All take effect at
 // once.
-var Cvars = append(append(client.Cvars("Player"), server.CvarDecls()...),
+var Cvars = append(append(append(client.Cvars("Player"), client.DemoCvars()...), server.CvarDecls()...),
 	console.Decl{Name: "net_ip", Default: "",
 		Help: "address the local server's LAN port listens on (empty: every address)"},
 	console.Decl{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,

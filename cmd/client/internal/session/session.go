@@ -11,11 +11,13 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"tremor/bg"
+	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/cmd/client/internal/mux"
 	"tremor/internal/client"
@@ -38,12 +40,62 @@ type Session struct {
 	srvDone   chan error
 
 	c     *client.Client
+	pb    *client.Playback // a demo playing, instead of c
 	cg    *cgame.CGame
 	gs    uint64 // the engine's gamestate count cg was made for
 	cgcfg cgame.Config
 
 	names     [bg.MaxClients]string
 	lastScore int32 // realtime of the last score request
+
+	dataDir string // where demos are recorded (DataDir/demos)
+}
+
+// SetDataDir sets the data directory: demos are recorded in its demos
+// folder and found there by PlayDemo.
+func (s *Session) SetDataDir(dir string) { s.dataDir = dir }
+
+// DataDir returns the data directory.
+func (s *Session) DataDir() string { return s.dataDir }
+
+// PlayDemo leaves any game and plays the demo at path, or NAME in the
+// data directory's demos folder when path is not a file.
+func (s *Session) PlayDemo(path string) error {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		p, err := client.DemoPath(client.DemoDir(s.dataDir), path)
+		if err != nil {
+			return err
+		}
+		path = p
+	}
+	s.Disconnect()
+	cfg := clientConfig(s.t, s.seed)
+	pb, err := client.OpenDemo(path, client.PlaybackConfig{Client: cfg, CGame: &s.cgcfg})
+	if err != nil {
+		return fmt.Errorf("demo %s: %w", path, err)
+	}
+	s.pb = pb
+	return nil
+}
+
+// Map returns the map of the level being played or watched, or nil.
+func (s *Session) Map() *tilemap.Map {
+	if c := s.Engine(); c != nil {
+		return c.Map()
+	}
+	return nil
+}
+
+// Playback returns the demo playing, or nil.
+func (s *Session) Playback() *client.Playback { return s.pb }
+
+// Engine returns the client engine that feeds the cgame: the demo's
+// while one plays, else the live one (nil before any).
+func (s *Session) Engine() *client.Client {
+	if s.pb != nil {
+		return s.pb.Client()
+	}
+	return s.c
 }
 
 // New returns a session whose cvars are in t (registered from Cvars),
@@ -124,11 +176,16 @@ func (s *Session) Connect(addr string) error {
 
 // open replaces the client engine with one over conn connecting to addr.
 func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
+	if s.pb != nil {
+		s.pb.Close()
+		s.pb = nil
+	}
 	if s.c != nil {
 		s.c.Close()
 	}
 	s.cg, s.gs = nil, 0
 	s.c = client.New(conn, clientConfig(s.t, s.seed))
+	client.ApplyDemoCvars(s.c, s.t, s.dataDir)
 	s.c.Connect(addr)
 }
 
@@ -150,6 +207,10 @@ func (s *Session) ApplyConfig() {
 
 // Frame runs the engine and cgame for one client frame.
 func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
+	if s.pb != nil {
+		s.playFrame(now)
+		return
+	}
 	c := s.c
 	if c == nil {
 		return
@@ -168,17 +229,41 @@ func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 	}
 	updateCGameConfig(&s.cgcfg, s.t, s.stderr)
 	s.cg.Frame(c.Realtime())
-	for i := range s.names {
-		s.names[i] = oob.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
-	}
+	s.takeNames(c)
 	if wantScores && c.Realtime()-s.lastScore >= 1000 {
 		s.lastScore = c.Realtime()
 		_ = c.AddReliableCommand("score")
 	}
 }
 
+// takeNames reads every player's name from c's configstrings.
+func (s *Session) takeNames(c *client.Client) {
+	for i := range s.names {
+		s.names[i] = oob.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
+	}
+}
+
+// playFrame runs one frame of the demo; at its end it closes it and
+// says why it ended.
+func (s *Session) playFrame(now time.Duration) {
+	s.pb.Frame(now)
+	s.takeNames(s.pb.Client())
+	if ended, err := s.pb.Ended(); ended {
+		if err != nil {
+			fmtLine(s.stderr, "demo: %v", err)
+		} else {
+			fmtLine(s.stderr, "demo: end")
+		}
+		s.pb.Close()
+		s.pb = nil
+	}
+}
+
 // Active returns the cgame to draw, or nil.
 func (s *Session) Active() *cgame.CGame {
+	if s.pb != nil {
+		return s.pb.CGame()
+	}
 	if s.c == nil || s.c.State() != client.Active {
 		return nil
 	}
@@ -187,6 +272,12 @@ func (s *Session) Active() *cgame.CGame {
 
 // Status returns a line about the connection when not in the game.
 func (s *Session) Status() string {
+	if s.pb != nil {
+		if s.pb.CGame() == nil {
+			return "demo: loading..."
+		}
+		return ""
+	}
 	if s.c == nil {
 		return "not connected: +map NAME or +connect HOST[:PORT]"
 	}
@@ -204,22 +295,28 @@ func (s *Session) Status() string {
 // Intermission reports whether the match is over and the scores are
 // shown (CSIntermission).
 func (s *Session) Intermission() bool {
-	return s.c != nil && s.c.Configstring(bg.CSIntermission) == "1"
+	c := s.Engine()
+	return c != nil && c.Configstring(bg.CSIntermission) == "1"
 }
 
 // Clock returns the level start time and the time limit in minutes.
 func (s *Session) Clock() (start int32, limit int) {
-	if s.c == nil {
+	c := s.Engine()
+	if c == nil {
 		return 0, 0
 	}
-	st, _ := strconv.Atoi(s.c.Configstring(bg.CSLevelStartTime))
-	limit, _ = strconv.Atoi(oob.ValueForKey(s.c.Configstring(bg.CSServerInfo), "timelimit"))
+	st, _ := strconv.Atoi(c.Configstring(bg.CSLevelStartTime))
+	limit, _ = strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSServerInfo), "timelimit"))
 	return int32(st), limit
 }
 
 // Disconnect leaves the game and stops the embedded server, if any; the
 // session can start or join another afterwards.
 func (s *Session) Disconnect() {
+	if s.pb != nil {
+		s.pb.Close()
+		s.pb = nil
+	}
 	if s.c != nil {
 		s.c.Close()
 		s.c, s.cg, s.gs = nil, nil, 0
