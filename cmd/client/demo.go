@@ -118,13 +118,13 @@ func (g *game) followNext() {
 // as they can be (no vsync, no frame cap), and the real time each took
 // is measured, drawing included: a rendering benchmark.
 type timedemo struct {
-	virtual       time.Duration
-	last          time.Time
-	res           client.TimeDemoResult
-	sum, sumSq    float64 // of frame times, ms
-	tps           int
-	vsync         bool
-	began, ending time.Time
+	virtual    time.Duration
+	last       time.Time
+	res        client.TimeDemoResult
+	sum, sumSq float64 // of frame times, ms
+	tps        int
+	vsync      bool
+	began      time.Time
 }
 
 // timedemoStep is the demo time per frame, as Quake III's timedemo.
