@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"image"
 	"image/color"
 	"math"
 
@@ -47,6 +48,11 @@ var (
 type chunk struct {
 	img  *ebiten.Image
 	used uint64 // frame it was last drawn
+	// part is the piece of img with anything drawn on it (empty: the
+	// chunk is all air): only that is drawn, since every pixel a
+	// software renderer fills costs.
+	part *ebiten.Image
+	at   image.Point // part's top-left corner in the chunk
 }
 
 // tileLayer holds the pre-rendered tiles of one map.
@@ -121,11 +127,11 @@ func rockColour(d uint8) color.RGBA {
 
 // chunkImage returns the image of chunk (cx, cy), rendering it first if
 // needed.
-func (l *tileLayer) chunkImage(cx, cy int) *ebiten.Image {
+func (l *tileLayer) chunkImage(cx, cy int) *chunk {
 	key := cy*4096 + cx
 	if c, ok := l.chunks[key]; ok {
 		c.used = l.frame
-		return c.img
+		return c
 	}
 	if len(l.chunks) >= MaxChunks {
 		oldest, ok := 0, false
@@ -146,8 +152,32 @@ func (l *tileLayer) chunkImage(cx, cy int) *ebiten.Image {
 		}
 	}
 	l.b.flush(img)
-	l.chunks[key] = &chunk{img: img, used: l.frame}
-	return img
+	c := &chunk{img: img, used: l.frame}
+	if part := l.usedPart(cx, cy); !part.Empty() {
+		c.part = img.SubImage(part).(*ebiten.Image)
+		c.at = part.Min
+	}
+	l.chunks[key] = c
+	return c
+}
+
+// usedPart returns the part of chunk (cx, cy) that its tiles may have
+// drawn on, in the chunk's pixels: the bounding box of its tiles that
+// are not empty, grown by a tile each way for the edges and shadows
+// they cast on their neighbours.
+func (l *tileLayer) usedPart(cx, cy int) image.Rectangle {
+	const s = tilemap.TileSize
+	var r image.Rectangle
+	for ty := -1; ty <= ChunkTiles; ty++ {
+		for tx := -1; tx <= ChunkTiles; tx++ {
+			x, y := cx*ChunkTiles+tx, cy*ChunkTiles+ty
+			if x < 0 || y < 0 || x >= l.m.Width || y >= l.m.Height || l.m.At(x, y) == tilemap.Empty {
+				continue
+			}
+			r = r.Union(image.Rect((tx-1)*s, (ty-1)*s, (tx+2)*s, (ty+2)*s))
+		}
+	}
+	return r.Intersect(image.Rect(0, 0, ChunkTiles*s, ChunkTiles*s))
 }
 
 // tile adds the art of map tile (x, y) with its top-left corner at
@@ -243,11 +273,21 @@ func (l *tileLayer) shadows(x, y int, px, py float32) {
 func (r *Renderer) drawBackground(b *batch) {
 	v := r.view
 	w, h := float32(v.W), float32(v.H)
+	// Only inside the map: outside it the solid bands of drawTileLayer
+	// cover the screen, and a pixel painted twice costs twice.
+	mx0, my0 := v.ToScreen(0, 0)
+	mx1, my1 := v.ToScreen(float64(r.m.Width*tilemap.TileSize), float64(r.m.Height*tilemap.TileSize))
+	cx0, cy0 := max(0, float32(mx0)), max(0, float32(my0))
+	cx1, cy1 := min(w, float32(mx1)), min(h, float32(my1))
+	if cx1 <= cx0 || cy1 <= cy0 {
+		return
+	}
 	// The gradient follows the camera's height a little, so falling
 	// and climbing show.
 	k := float32(math.Mod(v.CY/4000, 1))
 	top := mix(artSkyTop, artSkyBottom, 0.15*k)
-	b.vgrad(0, 0, w, h, rgbaOf(top, 1), rgbaOf(artSkyBottom, 1))
+	ct, cb := mix(top, artSkyBottom, cy0/h), mix(top, artSkyBottom, cy1/h)
+	b.vgrad(cx0, cy0, cx1-cx0, cy1-cy0, rgbaOf(ct, 1), rgbaOf(cb, 1))
 
 	// Far silhouettes: columns at a fifth of the camera's speed.
 	sc := float32(v.Scale)
@@ -260,11 +300,22 @@ func (r *Renderer) drawBackground(b *batch) {
 		hh := (0.25 + float32(hsh>>24)/255*0.45) * h
 		x := float32(i)*colW*sc - ox
 		cw := colW * sc * (0.55 + float32(hsh>>16&0xff)/255*0.35)
-		b.vgrad(x, h-hh, cw, hh, rgbaOf(artFar, 0.2), rgbaOf(artFar, 0.5))
-		b.rect(x, h-hh, cw, 2*sc, rgbaOf(artGrid, 0.12))
+		// Clipped to the map's rectangle, the colours kept where they
+		// were.
+		x0, x1 := max(x, cx0), min(x+cw, cx1)
+		y0, y1 := max(h-hh, cy0), cy1
+		if x1 <= x0 || y1 <= y0 {
+			continue
+		}
+		a0 := 0.2 + 0.3*(y0-(h-hh))/hh
+		a1 := 0.2 + 0.3*(y1-(h-hh))/hh
+		b.vgrad(x0, y0, x1-x0, y1-y0, rgbaOf(artFar, a0), rgbaOf(artFar, a1))
+		if y0 == h-hh {
+			b.rect(x0, y0, x1-x0, 2*sc, rgbaOf(artGrid, 0.12))
+		}
 		// Lit windows.
-		if hsh&3 == 0 {
-			b.rect(x+cw/2-3*sc, h-hh+20*sc, 6*sc, 10*sc, rgbaOf(artLavaHot, 0.18))
+		if wx := x + cw/2 - 3*sc; hsh&3 == 0 && wx >= cx0 && wx+6*sc <= cx1 && h-hh+20*sc >= cy0 {
+			b.rect(wx, h-hh+20*sc, 6*sc, 10*sc, rgbaOf(artLavaHot, 0.18))
 		}
 	}
 
@@ -276,10 +327,14 @@ func (r *Renderer) drawBackground(b *batch) {
 	gy := float32(math.Mod(v.CY*gpar, cell)) * sc
 	ga := rgbaOf(artGrid, 0.05)
 	for x := -gx; x < w; x += step {
-		b.rect(x, 0, 1, h, ga)
+		if x >= cx0 && x < cx1 {
+			b.rect(x, cy0, 1, cy1-cy0, ga)
+		}
 	}
 	for y := -gy; y < h; y += step {
-		b.rect(0, y, w, 1, ga)
+		if y >= cy0 && y < cy1 {
+			b.rect(cx0, y, cx1-cx0, 1, ga)
+		}
 	}
 }
 
@@ -323,8 +378,11 @@ func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
 	op := &r.imgOp
 	for cy := cy0; cy <= cy1; cy++ {
 		for cx := cx0; cx <= cx1; cx++ {
-			img := l.chunkImage(cx, cy)
-			sx, sy := v.ToScreen(float64(cx*size), float64(cy*size))
+			c := l.chunkImage(cx, cy)
+			if c.part == nil {
+				continue // all air: the sky shows through
+			}
+			sx, sy := v.ToScreen(float64(cx*size+c.at.X), float64(cy*size+c.at.Y))
 			op.GeoM.Reset()
 			op.GeoM.Scale(float64(sc), float64(sc))
 			op.GeoM.Translate(math.Round(sx), math.Round(sy))
@@ -332,7 +390,7 @@ func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
 			if sc != 1 {
 				op.Filter = ebiten.FilterLinear
 			}
-			screen.DrawImage(img, op)
+			screen.DrawImage(c.part, op)
 		}
 	}
 }

@@ -134,6 +134,10 @@ func run(args []string, stderr io.Writer) int {
 	ebiten.SetVsyncEnabled(t.Get("r_vsync").Bool())
 	ebiten.SetFullscreen(t.Get("r_fullscreen").Bool())
 	ebiten.SetCursorShape(ebiten.CursorShapeCrosshair)
+	// Every frame paints the whole screen (the sky or a fill first), so
+	// Ebitengine's own clear would be a full-screen pass for nothing: a
+	// software renderer spends a tenth of its frame on it.
+	ebiten.SetScreenClearedEveryFrame(false)
 	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: false})
 	g.sess.Close()
 	g.save()
