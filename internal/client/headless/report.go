@@ -33,6 +33,10 @@ type ClientReport struct {
 	// LossPct is the server messages lost on the way, in percent of
 	// those sent (snapshots_dropped over messages delivered plus lost).
 	LossPct float64 `json:"loss_pct"`
+	// TimeNudgeMs is the interpolation delay in force at the end, ms:
+	// cl_timeNudge, or with AutoNudge the one cl_autoNudge chose.
+	TimeNudgeMs int32 `json:"time_nudge_ms"`
+	AutoNudge   bool  `json:"auto_nudge"`
 }
 
 // Counts are the counters a report gives per client and sums into its
@@ -155,6 +159,8 @@ func (r *Runner) report() *Report {
 			PingMsAvg:          st.PingAvg(),
 			JitterMs:           st.JitterAvg(),
 			LossPct:            st.LossPercent(),
+			TimeNudgeMs:        p.c.TimeNudge(),
+			AutoNudge:          p.c.AutoNudge().On,
 			Counts: Counts{
 				Snapshots:             st.Snapshots,
 				SnapshotsFull:         st.SnapshotsFull,
