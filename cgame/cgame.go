@@ -84,9 +84,17 @@ type Stats struct {
 	SnapshotsDropped   int // snapshot numbers the engine did not have (lost, or an unusable delta)
 	// PredictionMisses counts mispredictions: the new prediction put the
 	// player elsewhere than the previous frame's prediction for the same
-	// command.
+	// command, and nothing in the player state says the server acted on
+	// the player. With shared, deterministic movement code on a link that
+	// loses no usercmds, there are none.
 	PredictionMisses int
-	// PredictionErrorMax is the largest misprediction, in pixels.
+	// PredictionCorrections counts the same differences when the server
+	// explains them: between the two predictions' bases the player was
+	// hit or pushed (DamageEvent changed) or its movement type changed
+	// (death, intermission). No client could have predicted those.
+	PredictionCorrections int
+	// PredictionErrorMax is the largest misprediction or correction, in
+	// pixels.
 	PredictionErrorMax float64
 	// PredictionCommandsLost counts frames whose oldest needed usercmd
 	// had left the engine's command ring; the player was then drawn from
@@ -192,6 +200,8 @@ type CGame struct {
 	haveBase      bool
 	levelChanged  bool // the base crossed a level change since the last prediction
 	old           bg.PlayerState
+	oldMark       serverMark // of the base the previous prediction started from
+	haveOldMark   bool
 	havePredicted bool // Predicted holds last frame's prediction, usable for comparison
 	predictFailed bool // the last frame could not predict
 	pm            bg.Pmove

@@ -99,6 +99,7 @@ func (g *CGame) predictPlayerState() {
 		g.PredictedError = Point{}
 	}
 	g.levelChanged = false
+	g.oldMark, g.haveOldMark = markOf(&g.base), true
 	g.havePredicted = true
 	g.predictFailed = false
 	g.Predicting = true
@@ -140,7 +141,16 @@ func (g *CGame) checkMiss() {
 	if d == (bg.Vec{}) {
 		return
 	}
-	g.Stats.PredictionMisses++
+	// The server acting on the player between the two bases explains the
+	// difference: a correction, not a misprediction.
+	corrected := !g.haveOldMark || markOf(&g.base) != g.oldMark
+	what := "miss"
+	if corrected {
+		g.Stats.PredictionCorrections++
+		what = "correction (the server hit, pushed or killed the player)"
+	} else {
+		g.Stats.PredictionMisses++
+	}
 	size := vecLenPx(d)
 	g.Stats.PredictionErrorMax = max(g.Stats.PredictionErrorMax, size)
 	if g.cfg.ErrorDecay > 0 {
@@ -152,12 +162,23 @@ func (g *CGame) checkMiss() {
 	g.PredictedErrorTime = g.Time
 	if g.cfg.showMiss(1) {
 		if g.cfg.ErrorDecay > 0 {
-			g.cfg.Logf("cgame: prediction miss of %.2f px at commandTime %d: decayed over %d ms (error drawn now %.2f px)",
-				size, ps.CommandTime, g.cfg.ErrorDecay, errorPx(g.PredictedError))
+			g.cfg.Logf("cgame: prediction %s of %.2f px at commandTime %d: decayed over %d ms (error drawn now %.2f px)",
+				what, size, ps.CommandTime, g.cfg.ErrorDecay, errorPx(g.PredictedError))
 		} else {
-			g.cfg.Logf("cgame: prediction miss of %.2f px at commandTime %d: snapped (cg_errorDecay 0)", size, ps.CommandTime)
+			g.cfg.Logf("cgame: prediction %s of %.2f px at commandTime %d: snapped (cg_errorDecay 0)", what, size, ps.CommandTime)
 		}
 	}
+}
+
+// serverMark is what, in a player state, says the server itself acted
+// on the player: every hit or push bumps DamageEvent (game.markHit), and
+// death and the intermission change PmType.
+type serverMark struct {
+	damageEvent, pmType int32
+}
+
+func markOf(ps *bg.PlayerState) serverMark {
+	return serverMark{damageEvent: ps.DamageEvent, pmType: ps.PmType}
 }
 
 // errorFactor is the part of PredictedError still drawn at Time: 1 when

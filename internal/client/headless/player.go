@@ -53,7 +53,6 @@ type player struct {
 
 	started, stopped time.Duration
 	cgStats          cgameTotals
-	base             baseMark // the newest snapshot's player state at the last cgame frame
 }
 
 // chatFrom tracks the lines received from one sender.
@@ -65,13 +64,13 @@ type chatFrom struct {
 }
 
 // cgameTotals accumulates the stats of the CGames of successive levels.
-// cgame counts every difference between two predictions as a miss;
-// those that coincide with the server hitting the player (damage,
-// knockback, death) or with a level change are corrections no client
-// could have foreseen, and are counted apart from the misses of the
-// shared movement code.
+// cgame tells misses of the shared movement code from corrections the
+// server explains (a hit, a push, a death); a miss within a second of a
+// new gamestate is a correction too, since the commands sent across the
+// level change never ran.
 type cgameTotals struct {
 	misses, corrections  int
+	settled              int // of the misses, those right after a gamestate
 	errorMax             float64
 	frames, extrapolated int
 }
@@ -80,28 +79,6 @@ type cgameTotals struct {
 // difference counts as a correction: the commands the client sent while
 // the level changed were never run by the server.
 const gamestateSettle = 1000 // ms
-
-// baseMark is what tells a server intervention in the player state the
-// prediction starts from.
-type baseMark struct {
-	valid       bool
-	damageEvent int32
-	pmType      int32
-	knockback   bool
-	spawnCount  int32
-}
-
-func markOf(ps *bg.PlayerState) baseMark {
-	return baseMark{valid: true, damageEvent: ps.DamageEvent, pmType: ps.PmType,
-		knockback: ps.PmFlags&bg.PMFTimeKnockback != 0, spawnCount: ps.Persistant[bg.PersSpawnCount]}
-}
-
-// intervened reports whether the server did something to the player
-// between two bases.
-func (m baseMark) intervened(n baseMark) bool {
-	return !m.valid || m.damageEvent != n.damageEvent || m.pmType != n.pmType ||
-		n.knockback || m.spawnCount != n.spawnCount
-}
 
 func newPlayer(r *Runner, i int, conn netchan.Conn) *player {
 	cfg := r.cfg.Client
@@ -336,16 +313,9 @@ func (p *player) cgameFrame() {
 	}
 	before := p.cg.Stats.PredictionMisses
 	p.cg.Frame(c.Realtime())
-	num, _ := c.CurrentSnapshotNumber()
-	if !c.GetSnapshot(num, &p.snap) {
-		return
+	if d := p.cg.Stats.PredictionMisses - before; d > 0 && c.Realtime()-p.gsAt < gamestateSettle {
+		p.cgStats.settled += d
 	}
-	mark := markOf(&p.snap.PS)
-	if d := p.cg.Stats.PredictionMisses - before; d > 0 &&
-		(p.base.intervened(mark) || c.Realtime()-p.gsAt < gamestateSettle) {
-		p.cgStats.corrections += d
-	}
-	p.base = mark
 }
 
 // takeCGameStats adds the current CGame's counters to the totals.
@@ -355,7 +325,7 @@ func (p *player) takeCGameStats() {
 	}
 	s := &p.cg.Stats
 	p.cgStats.misses += s.PredictionMisses
-	p.base = baseMark{}
+	p.cgStats.corrections += s.PredictionCorrections
 	p.cgStats.errorMax = max(p.cgStats.errorMax, s.PredictionErrorMax)
 	p.cgStats.frames += s.Frames
 	p.cgStats.extrapolated += s.FramesExtrapolated
