@@ -16,6 +16,7 @@ import (
 	"tremor/internal/client"
 	"tremor/internal/client/headless"
 	"tremor/internal/server"
+	"tremor/internal/testutil"
 	"tremor/net/netchan"
 )
 
@@ -94,7 +95,7 @@ func (f *serverFrames) compare(info client.SnapshotInfo, ps *bg.PlayerState, ent
 type testServer struct {
 	srv    *server.Server
 	frames *serverFrames
-	log    *bytes.Buffer
+	log    *testutil.LockedBuffer
 	mu     sync.Mutex
 	drops  []string
 	// upLost counts, over every client, the packets the server saw lost
@@ -107,25 +108,14 @@ type testServer struct {
 	done    chan error
 }
 
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 func startServer(t *testing.T, cfg server.Config, mapName string, bots int) *testServer {
 	t.Helper()
 	conn, err := netchan.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{frames: &serverFrames{}, log: &bytes.Buffer{}, done: make(chan error, 1)}
-	var logw io.Writer = &lockedWriter{w: ts.log}
+	ts := &testServer{frames: &serverFrames{}, log: &testutil.LockedBuffer{}, done: make(chan error, 1)}
+	var logw io.Writer = ts.log
 	if *verboseLogs {
 		logw = os.Stderr
 	}
