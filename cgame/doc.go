@@ -11,8 +11,8 @@
 // usercmd. One frame, step by step (Quake III's CG_DrawActiveFrame):
 //
 //  1. The render time is the engine's estimate of the server time
-//     (Client.ServerTime, already shifted by cl_timeNudge or the delay cl_autoNudge chose); it never runs
-//     backwards.
+//     (Client.ServerTime, already shifted by cl_timeNudge or by the
+//     delay cl_autoNudge chose); it never runs backwards.
 //  2. processSnapshots (CG_ProcessSnapshots) keeps Snap and NextSnap so
 //     that Snap.ServerTime <= Time < NextSnap.ServerTime, reading the
 //     engine's snapshots in order, skipping dropped, duplicated, stale and
