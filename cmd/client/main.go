@@ -230,6 +230,9 @@ func (g *game) addCommands() {
 		g.sess.Disconnect()
 		g.menu.OpenMain()
 	})
+	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*oob.Args) {
+		g.sess.Disconnect()
+	})
 	t.AddCommand("addbot", "add bots to the local server: addbot [COUNT | NAME [SKILL]]", func(a *oob.Args) {
 		if err := g.sess.AddBots(a.ArgsFrom(1)); err != nil {
 			t.Printf("%v\n", err)

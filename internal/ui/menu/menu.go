@@ -747,7 +747,8 @@ func (m *Model) textValue(e *entry) string {
 	return e.cv.Value()
 }
 
-// start starts a local match: map NAME, then one addbot NAME SKILL line a
+// start starts a local match: killserver (a local server still running
+// would keep its old bots), map NAME, then one addbot NAME SKILL line a
 // bot (the addbot command takes a skill only with a name).
 func (m *Model) start() {
 	if m.mapIdx < 0 || m.mapIdx >= len(m.cfg.Maps) {
@@ -760,7 +761,7 @@ func (m *Model) start() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("map ")
+	b.WriteString("killserver\nmap ")
 	b.WriteString(mapName)
 	skill := strconv.Itoa(max(MinSkill, min(m.skill, MaxSkill)))
 	names := m.cfg.BotNames

@@ -29,7 +29,7 @@ func newRig(tb testing.TB, extra ...console.Decl) *rig {
 	r.t.Register(client.Cvars("Player")...)
 	r.t.Register(console.Decl{Name: "r_vsync", Default: "1", Flags: console.Integral, Min: 0, Max: 1})
 	r.t.Register(extra...)
-	for _, name := range []string{"map", "addbot", "connect", "disconnect", "quit", "bind", "unbind"} {
+	for _, name := range []string{"killserver", "map", "addbot", "connect", "disconnect", "quit", "bind", "unbind"} {
 		r.t.AddCommand(name, "test", func(a *oob.Args) {
 			argv := make([]string, a.Argc())
 			for i := range argv {
@@ -406,12 +406,12 @@ func TestPlayStart(t *testing.T) {
 		keys []Key // from Map
 		want []string
 	}{
-		{"defaults", nil, []string{"map|arena1", "addbot|Anvil|3", "addbot|Brick|3", "addbot|Cinder|3"}},
+		{"defaults", nil, []string{"killserver", "map|arena1", "addbot|Anvil|3", "addbot|Brick|3", "addbot|Cinder|3"}},
 		{"second map, one bot, skill 5", []Key{KeyRight, KeyDown, KeyLeft, KeyLeft, KeyDown, KeyRight, KeyRight, KeyRight},
-			[]string{"map|arena2", "addbot|Anvil|5"}},
-		{"no bots", []Key{KeyLeft, KeyDown, KeyLeft, KeyLeft, KeyLeft, KeyLeft}, []string{"map|duel1"}},
+			[]string{"killserver", "map|arena2", "addbot|Anvil|5"}},
+		{"no bots", []Key{KeyLeft, KeyDown, KeyLeft, KeyLeft, KeyLeft, KeyLeft}, []string{"killserver", "map|duel1"}},
 		{"skill clamps at 1", []Key{KeyDown, KeyLeft, KeyLeft, KeyDown, KeyLeft, KeyLeft, KeyLeft, KeyLeft, KeyLeft},
-			[]string{"map|arena1", "addbot|Anvil|1"}},
+			[]string{"killserver", "map|arena1", "addbot|Anvil|1"}},
 		{"bots clamp at 15", append([]Key{KeyDown}, slices.Repeat([]Key{KeyRight}, 20)...), nil},
 	}
 	for _, tt := range tests {
@@ -423,7 +423,7 @@ func TestPlayStart(t *testing.T) {
 			r.press(KeyEnter)
 			got := r.exec()
 			if tt.want == nil { // the 15-bot case
-				if len(got) != 1+MaxBots || got[0] != "map|arena1" || got[MaxBots] != "addbot|Onyx|3" {
+				if len(got) != 2+MaxBots || got[0] != "killserver" || got[1] != "map|arena1" || got[1+MaxBots] != "addbot|Onyx|3" {
 					t.Errorf("ran %q", got)
 				}
 			} else if !slices.Equal(got, tt.want) {
