@@ -18,8 +18,8 @@ const (
 	MaxPacketLen = 1400
 
 	// MaxTextLen is the longest command text that fits in MaxPacketLen
-	// after the marker.
-	MaxTextLen = MaxPacketLen - len(Marker)
+	// after the marker and before the terminating NUL.
+	MaxTextLen = MaxPacketLen - len(Marker) - 1
 
 	// MaxReceivedLen is the largest connectionless packet [Parse] accepts,
 	// marker included (Quake III's MAX_MSGLEN). It is larger than
@@ -36,19 +36,24 @@ func IsConnectionless(packet []byte) bool {
 }
 
 // AppendPacket appends a connectionless packet carrying text to dst and
-// returns the extended slice. No terminating NUL is written, as Quake III's
-// NET_OutOfBandPrint wrote none. AppendPacket does not enforce
-// [MaxPacketLen]; callers keep text within [MaxTextLen] (the Format
-// functions of this package do where they can).
+// returns the extended slice: the marker, the text and a terminating
+// NUL. Quake III's NET_OutOfBandPrint wrote no NUL; Tremor writes one
+// because Wireshark's Quake III dissector reads the text as a
+// NUL-terminated string and marks every packet without one malformed,
+// while Quake III's own readers, and [Parse], stop at the NUL, so they see
+// the same text. AppendPacket does not enforce [MaxPacketLen]; callers
+// keep text within [MaxTextLen] (the Format functions of this package do
+// where they can).
 func AppendPacket(dst []byte, text string) []byte {
 	dst = append(dst, Marker...)
-	return append(dst, text...)
+	dst = append(dst, text...)
+	return append(dst, 0)
 }
 
 // Packet returns a new connectionless packet carrying text.
 // See [AppendPacket].
 func Packet(text string) []byte {
-	return AppendPacket(make([]byte, 0, len(Marker)+len(text)), text)
+	return AppendPacket(make([]byte, 0, len(Marker)+len(text)+1), text)
 }
 
 var (

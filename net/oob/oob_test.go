@@ -31,14 +31,22 @@ func TestIsConnectionless(t *testing.T) {
 func TestAppendPacket(t *testing.T) {
 	dst := []byte("prefix")
 	got := AppendPacket(dst, "getstatus 42")
-	want := append([]byte("prefix\xff\xff\xff\xff"), "getstatus 42"...)
+	want := append([]byte("prefix\xff\xff\xff\xff"), "getstatus 42\x00"...)
 	if !bytes.Equal(got, want) {
 		t.Errorf("AppendPacket = %q, want %q", got, want)
 	}
-	if p := Packet(""); !bytes.Equal(p, []byte(Marker)) {
+	if p := Packet(""); !bytes.Equal(p, []byte(Marker+"\x00")) {
 		t.Errorf("Packet(\"\") = %x", p)
 	}
+	// What is sent reads back the same.
+	if text, err := Parse(Packet("getinfo xyz")); text != "getinfo xyz" || err != nil {
+		t.Errorf("Parse(Packet) = %q, %v", text, err)
+	}
 }
+
+// raw returns the marker and text as they are, with no terminating NUL,
+// as Quake III sent them.
+func raw(text string) []byte { return append([]byte(Marker), text...) }
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -47,18 +55,18 @@ func TestParse(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{"getinfo", Packet("getinfo xyz"), "getinfo xyz", ""},
+		{"getinfo", raw("getinfo xyz"), "getinfo xyz", ""},
 		{"empty text", []byte(Marker), "", ""},
-		{"trailing nul", append(Packet("disconnect"), 0), "disconnect", ""},
-		{"only nul", append(Packet(""), 0), "", ""},
-		{"binary bytes", Packet("print\n\x01\x80\xfe"), "print\n\x01\x80\xfe", ""},
+		{"trailing nul", append(raw("disconnect"), 0), "disconnect", ""},
+		{"only nul", append(raw(""), 0), "", ""},
+		{"binary bytes", raw("print\n\x01\x80\xfe"), "print\n\x01\x80\xfe", ""},
 		{"empty", nil, "", "oob: packet shorter than marker"},
 		{"short", []byte{0xff, 0xff}, "", "oob: packet shorter than marker"},
 		{"no marker", []byte("\x00\x00\x00\x01getinfo"), "", "oob: packet does not start with the connectionless marker"},
-		{"embedded nul", Packet("connect \x00\x01"), "", "oob: NUL byte at offset 12 inside command text"},
-		{"two trailing nuls", append(Packet("x"), 0, 0), "", "oob: NUL byte at offset 5 inside command text"},
-		{"max received", Packet(strings.Repeat("x", MaxReceivedLen-4)), strings.Repeat("x", MaxReceivedLen-4), ""},
-		{"too long", Packet(strings.Repeat("x", MaxReceivedLen-3)), "", "oob: packet of 16385 bytes exceeds the 16384-byte limit"},
+		{"embedded nul", raw("connect \x00\x01"), "", "oob: NUL byte at offset 12 inside command text"},
+		{"two trailing nuls", append(raw("x"), 0, 0), "", "oob: NUL byte at offset 5 inside command text"},
+		{"max received", raw(strings.Repeat("x", MaxReceivedLen-4)), strings.Repeat("x", MaxReceivedLen-4), ""},
+		{"too long", raw(strings.Repeat("x", MaxReceivedLen-3)), "", "oob: packet of 16385 bytes exceeds the 16384-byte limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
