@@ -289,10 +289,7 @@ func (c *Client) setConfigstring(i int, v string) {
 // systemInfoChanged reads the settings both sides share from the
 // systeminfo configstring (CL_SystemInfoChanged).
 func (c *Client) systemInfoChanged() {
-	info := c.gs.Configstrings[bg.CSSystemInfo]
-	id, _ := strconv.Atoi(oob.ValueForKey(info, "sv_serverid"))
-	c.serverID = int32(id)
-	c.scramble = oob.ValueForKey(info, "sv_scramble") == "1"
+	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
 }
 
 // parseGamestate reads a gamestate, loads its map and primes the client

@@ -236,15 +236,9 @@ func (c *conn) executeServerCommand(text string) {
 // systemInfo reads the settings both ends share from the systeminfo
 // configstring.
 func (c *conn) systemInfo() {
-	c.serverID, c.scramble = systemInfo(c.gs.Configstrings[bg.CSSystemInfo])
+	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
 }
 
-// systemInfo reads the server id and sv_scramble from a systeminfo
-// configstring.
-func systemInfo(info string) (serverID int32, scramble bool) {
-	id, _ := strconv.Atoi(oob.ValueForKey(info, "sv_serverid"))
-	return int32(id), oob.ValueForKey(info, "sv_scramble") == "1"
-}
 
 // parseGamestate reads an SvcGamestate body with a breakdown per
 // configstring and baseline. It mirrors proto.ReadGamestate.
@@ -270,7 +264,7 @@ func parseGamestate(r *msg.Reader) (Op, *proto.Gamestate) {
 				{Name: "clientNum", Value: strconv.Itoa(int(gs.ClientNum))},
 				{Name: "checksumFeed", Value: strconv.Itoa(int(gs.ChecksumFeed))}}})
 			info.ClientNum, info.ChecksumFeed = gs.ClientNum, gs.ChecksumFeed
-			info.ServerID, info.Scramble = systemInfo(gs.Configstrings[bg.CSSystemInfo])
+			info.ServerID, info.Scramble = proto.ParseSystemInfo(gs.Configstrings[bg.CSSystemInfo])
 			o.gs = gs
 			return o, gs
 		case proto.SvcConfigstring:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"tremor/net/msg"
+	"tremor/net/oob"
 )
 
 // bigChunk is the most configstring bytes one bcs command carries, leaving
@@ -78,4 +79,24 @@ func (b *BigConfigstring) Piece(op, indexArg, text string) (index int, value str
 		return b.index, string(b.buf), true, nil
 	}
 	return 0, "", false, nil
+}
+
+// FormatSystemInfo returns the systeminfo configstring's fields the
+// engine itself sets: the level's server id, which the client echoes in
+// every message, and whether message bodies are scrambled
+// (\sv_serverid\N\sv_scramble\0|1).
+func FormatSystemInfo(serverID int32, scramble bool) string {
+	s := "0"
+	if scramble {
+		s = "1"
+	}
+	return `\sv_serverid\` + strconv.Itoa(int(serverID)) + `\sv_scramble\` + s
+}
+
+// ParseSystemInfo reads what FormatSystemInfo wrote from a systeminfo
+// configstring (Quake III's CL_SystemInfoChanged); a missing or bad
+// server id reads as 0.
+func ParseSystemInfo(info string) (serverID int32, scramble bool) {
+	id, _ := strconv.ParseInt(oob.ValueForKey(info, "sv_serverid"), 10, 32)
+	return int32(id), oob.ValueForKey(info, "sv_scramble") == "1"
 }

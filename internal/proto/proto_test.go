@@ -341,3 +341,18 @@ func TestCountChanged(t *testing.T) {
 		}
 	}
 }
+
+func TestSystemInfo(t *testing.T) {
+	for _, tc := range []struct {
+		id       int32
+		scramble bool
+	}{{0, false}, {123456, true}, {-5, false}, {2147483647, true}} {
+		id, scramble := ParseSystemInfo(FormatSystemInfo(tc.id, tc.scramble))
+		if id != tc.id || scramble != tc.scramble {
+			t.Errorf("round trip of %d, %v: %d, %v", tc.id, tc.scramble, id, scramble)
+		}
+	}
+	if id, scramble := ParseSystemInfo(`\sv_serverid\junk\sv_scramble\yes`); id != 0 || scramble {
+		t.Errorf("bad values read as %d, %v", id, scramble)
+	}
+}

@@ -148,11 +148,7 @@ func (s *Server) serverInfo() string {
 // itself: the server id the client echoes in every message, and whether
 // messages are scrambled.
 func (s *Server) systemInfo() string {
-	scramble := "0"
-	if s.sv.scramble {
-		scramble = "1"
-	}
-	return `\sv_serverid\` + strconv.Itoa(int(s.sv.serverID)) + `\sv_scramble\` + scramble
+	return proto.FormatSystemInfo(s.sv.serverID, s.sv.scramble)
 }
 
 // setServerConfigstrings refreshes the configstrings the engine owns.
