@@ -239,7 +239,6 @@ func (c *conn) systemInfo() {
 	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
 }
 
-
 // parseGamestate reads an SvcGamestate body with a breakdown per
 // configstring and baseline. It mirrors proto.ReadGamestate.
 func parseGamestate(r *msg.Reader) (Op, *proto.Gamestate) {
