@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tremor/assets"
 	"tremor/bg/tilemap"
 )
 
@@ -25,23 +26,23 @@ const (
 	MaxChunks  = 48
 )
 
-// Art colours.
+// Art colours, from the palette (assets/palette.txt).
 var (
-	artSkyTop      = color.RGBA{0x0c, 0x10, 0x1e, 0xff}
-	artSkyBottom   = color.RGBA{0x22, 0x1a, 0x34, 0xff}
-	artFar         = color.RGBA{0x2a, 0x2c, 0x48, 0xff}
-	artGrid        = color.RGBA{0x70, 0x90, 0xd0, 0xff}
+	artSkyTop      = assets.Colour("skyTop")
+	artSkyBottom   = assets.Colour("skyBottom")
+	artFar         = assets.Colour("far")
+	artGrid        = assets.Colour("grid")
 	artRock        = colSolid
-	artRockDeep    = color.RGBA{0x26, 0x2e, 0x40, 0xff}
+	artRockDeep    = assets.Colour("rockDeep")
 	artRockLight   = colSolidTop
-	artRockEdge    = color.RGBA{0x18, 0x1e, 0x2a, 0xff}
+	artRockEdge    = assets.Colour("rockEdge")
 	artPlank       = colPlatform
-	artPlankLight  = color.RGBA{0xf0, 0xc8, 0x80, 0xff}
-	artPlankDark   = color.RGBA{0x5c, 0x3c, 0x1c, 0xff}
-	artLavaDeep    = color.RGBA{0x9c, 0x18, 0x08, 0xff}
-	artLava        = color.RGBA{0xf0, 0x58, 0x10, 0xff}
+	artPlankLight  = assets.Colour("plankLight")
+	artPlankDark   = assets.Colour("plankDark")
+	artLavaDeep    = assets.Colour("lavaDeep")
+	artLava        = assets.Colour("lavaCore")
 	artLavaHot     = colLavaTop
-	artShadowBlack = color.RGBA{0, 0, 0, 0xff}
+	artShadowBlack = assets.Colour("shadowBlack")
 )
 
 // chunk is one pre-rendered block of ChunkTiles × ChunkTiles tiles.

@@ -3,11 +3,13 @@ package draw
 import (
 	"image/color"
 	"math"
+	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font/basicfont"
 
+	"tremor/assets"
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/cgame"
@@ -184,36 +186,37 @@ func (r *Renderer) TakeCues() []fx.Cue {
 	return c
 }
 
-// Colours.
+// Colours, from the palette (assets/palette.txt).
 var (
-	colBackground = color.RGBA{0x16, 0x1c, 0x28, 0xff}
-	colSolid      = color.RGBA{0x3e, 0x4c, 0x64, 0xff}
-	colSolidTop   = color.RGBA{0x9c, 0xb8, 0xd8, 0xff}
-	colPlatform   = color.RGBA{0xb8, 0x86, 0x48, 0xff}
-	colLava       = color.RGBA{0xe0, 0x48, 0x18, 0xff}
-	colLavaTop    = color.RGBA{0xff, 0xd0, 0x50, 0xff}
-	colPad        = color.RGBA{0x40, 0xd0, 0x70, 0xff}
-	colTeleporter = color.RGBA{0xa0, 0x60, 0xf0, 0xff}
-	colWhite      = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	colShadow     = color.RGBA{0, 0, 0, 0xa0}
-	colPanel      = color.RGBA{0, 0, 0, 0xb0}
-	colHealth     = color.RGBA{0x60, 0xe0, 0x60, 0xff}
-	colArmor      = color.RGBA{0xf0, 0xd0, 0x40, 0xff}
-	colLow        = color.RGBA{0xff, 0x50, 0x40, 0xff}
-	colRail       = color.RGBA{0x60, 0xc0, 0xff, 0xff}
-	colExplosion  = color.RGBA{0xff, 0x90, 0x20, 0xff}
-	colSpark      = color.RGBA{0xff, 0xf0, 0xa0, 0xff}
-	colBlood      = color.RGBA{0xd0, 0x10, 0x10, 0xff}
-	colDead       = color.RGBA{0x60, 0x60, 0x60, 0xff}
+	colBackground = assets.Colour("background")
+	colSolid      = assets.Colour("solid")
+	colSolidTop   = assets.Colour("solidTop")
+	colPlatform   = assets.Colour("platform")
+	colLava       = assets.Colour("lava")
+	colLavaTop    = assets.Colour("lavaTop")
+	colPad        = assets.Colour("pad")
+	colTeleporter = assets.Colour("teleporter")
+	colWhite      = assets.Colour("white")
+	colShadow     = assets.Colour("shadow")
+	colPanel      = assets.Colour("panel")
+	colHealth     = assets.Colour("health")
+	colArmor      = assets.Colour("armor")
+	colLow        = assets.Colour("low")
+	colRail       = assets.Colour("rail")
+	colExplosion  = assets.Colour("explosion")
+	colSpark      = assets.Colour("spark")
+	colBlood      = assets.Colour("blood")
+	colDead       = assets.Colour("dead")
 )
 
-// playerColours are the players' colours by client number.
-var playerColours = [...]color.RGBA{
-	{0x40, 0x90, 0xff, 0xff}, {0xff, 0x50, 0x50, 0xff}, {0x50, 0xe0, 0x70, 0xff}, {0xff, 0xc0, 0x30, 0xff},
-	{0xd0, 0x60, 0xff, 0xff}, {0x30, 0xe0, 0xe0, 0xff}, {0xff, 0x80, 0xc0, 0xff}, {0xc0, 0xc0, 0xc0, 0xff},
-	{0xff, 0x90, 0x40, 0xff}, {0x90, 0xff, 0x40, 0xff}, {0x60, 0x60, 0xff, 0xff}, {0xff, 0xff, 0x70, 0xff},
-	{0x40, 0xb0, 0xa0, 0xff}, {0xb0, 0x50, 0x90, 0xff}, {0xa0, 0x80, 0x60, 0xff}, {0x80, 0xd0, 0xff, 0xff},
-}
+// playerColours are the players' colours by client number, from the
+// palette (assets/palette.txt).
+var playerColours = func() (c [16]color.RGBA) {
+	for i := range c {
+		c[i] = assets.Colour("player" + strconv.Itoa(i))
+	}
+	return c
+}()
 
 // PlayerColour returns client n's colour.
 func PlayerColour(n int32) color.RGBA { return playerColours[uint32(n)%uint32(len(playerColours))] }
