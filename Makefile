@@ -35,8 +35,8 @@ DEB_PACKAGES := gcc libc6-dev \
 	libxxf86vm-dev libgl1-mesa-dev libasound2-dev \
 	xvfb xauth
 STATICCHECK_VERSION := v0.8.2
-# Commands that must build with CGO_ENABLED=0 (add cmd/headless when it exists).
-NOCGO_CMDS := $(wildcard cmd/server cmd/headless)
+# Commands that must build with CGO_ENABLED=0.
+NOCGO_CMDS := cmd/server cmd/headless cmd/inspect
 
 .PHONY: help deps test fuzz bench soak bandwidth build run server clean
 

@@ -56,7 +56,8 @@ var closedPackages = []struct {
 // that matter are not silently gone.)
 var cgoFreeCommands = []string{
 	"tremor/cmd/server",
-	// "tremor/cmd/headless", once it exists.
+	"tremor/cmd/headless",
+	"tremor/cmd/inspect",
 }
 
 // pkg is the part of `go list -json` output the rules need.
