@@ -60,12 +60,3 @@ func Colour(name string) color.RGBA {
 	}
 	return c
 }
-
-// Names returns the palette's colour names.
-func Names() []string {
-	names := make([]string, 0, len(palette))
-	for n := range palette {
-		names = append(names, n)
-	}
-	return names
-}

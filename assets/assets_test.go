@@ -15,8 +15,8 @@ func TestPalette(t *testing.T) {
 	if c := Colour("shadow"); c.A != 0xa0 {
 		t.Errorf("shadow alpha %#x, want 0xa0", c.A)
 	}
-	if len(Names()) < 40 {
-		t.Errorf("%d colours", len(Names()))
+	if len(palette) < 40 {
+		t.Errorf("%d colours", len(palette))
 	}
 	for _, tc := range []struct{ name, text string }{
 		{"short hex", "x fff"},

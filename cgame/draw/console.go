@@ -40,15 +40,16 @@ const (
 	conBlinkMs = 500 // the cursor is shown and hidden for this long
 )
 
-// Console colours, boxed once as color.Color so that passing them does
-// not allocate each frame.
+// Console colours. The panel's two are boxed once as color.Color so
+// that passing them to package vector does not allocate each frame.
 var (
 	colConBack   color.Color = color.RGBA{0x05, 0x08, 0x10, 0xe0}
 	colConEdge   color.Color = color.RGBA{0xc0, 0x30, 0x20, 0xff}
-	colConText   color.Color = color.RGBA{0xd8, 0xdc, 0xe4, 0xff}
-	colConPrompt color.Color = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	colConMarker color.Color = color.RGBA{0xf0, 0xd0, 0x40, 0xff}
-	colConDim    color.Color = color.RGBA{0x80, 0x8c, 0xa0, 0xff}
+	colConCursor color.Color = colConPrompt
+	colConText               = color.RGBA{0xd8, 0xdc, 0xe4, 0xff}
+	colConPrompt             = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	colConMarker             = color.RGBA{0xf0, 0xd0, 0x40, 0xff}
+	colConDim                = color.RGBA{0x80, 0x8c, 0xa0, 0xff}
 )
 
 // conMarker is the row shown below the text while the scrollback is
@@ -118,7 +119,7 @@ func (r *Renderer) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, rig
 	r.text(screen, s[start:end], x, y, 1, colConPrompt)
 	if now%(2*conBlinkMs) < conBlinkMs {
 		cx := x + text.Advance(s[start:cur], r.face)
-		vector.DrawFilledRect(screen, float32(cx), float32(y+conLineH-2), conCharW, 2, colConPrompt, false)
+		vector.DrawFilledRect(screen, float32(cx), float32(y+conLineH-2), conCharW, 2, colConCursor, false)
 	}
 }
 

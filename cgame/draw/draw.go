@@ -88,7 +88,8 @@ type Renderer struct {
 	face    text.Face
 	effects [MaxEffects]effect
 	next    int
-	txt     text.DrawOptions
+	glyphs  []text.Glyph            // r.text's layout, kept between calls
+	glyphOp ebiten.DrawImageOptions // r.text's
 	buf     []byte
 	local   struct{ x, y float64 } // screen position of the local player
 
@@ -116,7 +117,8 @@ type Renderer struct {
 	lowres   *ebiten.Image // the world below render scale 1
 	tagScale float64       // from the world's pixels to the screen's
 
-	demo demoBar
+	demo  demoBar
+	clock clockText // the HUD's clock
 }
 
 // nameTag is a name to write over a player drawn this frame.
@@ -146,9 +148,6 @@ func (r *Renderer) SetMap(m *tilemap.Map) {
 	r.feedback.Reset()
 	r.seenCG = nil
 }
-
-// View returns the view of the last frame drawn.
-func (r *Renderer) View() view.View { return r.view }
 
 // LocalScreen returns where the local player was drawn last frame, in
 // screen pixels; the client aims from there.
@@ -362,6 +361,12 @@ func statusOr(s, def string) string {
 	return s
 }
 
+// scaleWith multiplies cs by c, as cs.ScaleWithColor(c) does without
+// boxing c in an interface, which allocates.
+func scaleWith(cs *ebiten.ColorScale, c color.RGBA) {
+	cs.Scale(float32(c.R)/0xff, float32(c.G)/0xff, float32(c.B)/0xff, float32(c.A)/0xff)
+}
+
 // fade returns c with its alpha multiplied by a (premultiplied colour).
 func fade(c color.RGBA, a float32) color.RGBA {
 	a = max(0, min(1, a))
@@ -397,31 +402,44 @@ func (r *Renderer) drawCrosshair(screen *ebiten.Image, x, y float32, now int32) 
 }
 
 // text draws s with its top-left corner at (x, y), scaled, with a shadow.
-func (r *Renderer) text(screen *ebiten.Image, s string, x, y, scale float64, c color.Color) {
+// It lays s out once, into a buffer kept between frames, and draws its
+// glyphs twice, the shadow first: text.Draw would lay it out for each
+// and allocate the glyphs every call.
+func (r *Renderer) text(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
 	if s == "" {
 		return
 	}
-	o := &r.txt
-	o.GeoM.Reset()
-	o.GeoM.Scale(scale, scale)
-	o.GeoM.Translate(x+scale, y+scale)
+	r.glyphs = text.AppendGlyphs(r.glyphs[:0], s, r.face, nil)
+	r.drawGlyphs(screen, x+scale, y+scale, scale, colShadow)
+	r.drawGlyphs(screen, x, y, scale, c)
+}
+
+// drawGlyphs draws r.glyphs scaled, moved to (x, y), in colour c.
+func (r *Renderer) drawGlyphs(dst *ebiten.Image, x, y, scale float64, c color.RGBA) {
+	o := &r.glyphOp
 	o.ColorScale.Reset()
-	o.ColorScale.ScaleWithColor(colShadow)
-	text.Draw(screen, s, r.face, o)
-	o.GeoM.Translate(-scale, -scale)
-	o.ColorScale.Reset()
-	o.ColorScale.ScaleWithColor(c)
-	text.Draw(screen, s, r.face, o)
+	scaleWith(&o.ColorScale, c)
+	for i := range r.glyphs {
+		g := &r.glyphs[i]
+		if g.Image == nil {
+			continue
+		}
+		o.GeoM.Reset()
+		o.GeoM.Translate(g.X, g.Y)
+		o.GeoM.Scale(scale, scale)
+		o.GeoM.Translate(x, y)
+		dst.DrawImage(g.Image, o)
+	}
 }
 
 // centreText draws s centred on (x, y).
-func (r *Renderer) centreText(screen *ebiten.Image, s string, x, y, scale float64, c color.Color) {
+func (r *Renderer) centreText(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
 	w, h := text.Measure(s, r.face, 0)
 	r.text(screen, s, x-w*scale/2, y-h*scale/2, scale, c)
 }
 
 // rightText draws s with its top-right corner at (x, y).
-func (r *Renderer) rightText(screen *ebiten.Image, s string, x, y, scale float64, c color.Color) {
+func (r *Renderer) rightText(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
 	w, _ := text.Measure(s, r.face, 0)
 	r.text(screen, s, x-w*scale, y, scale, c)
 }

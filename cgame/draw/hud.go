@@ -84,14 +84,14 @@ var ordinals = func() [bg.MaxClients + 1]string {
 	return o
 }()
 
-// clock caches the clock's text for one second.
+// clockText caches the clock's text for one second.
 type clockText struct {
 	sec int32
 	s   string
 }
 
-var hudClock = clockText{sec: -1}
-
+// text returns the clock's text for ms, formatting it in buf when the
+// second changed.
 func (c *clockText) text(ms int32, buf []byte) string {
 	if ms < 0 {
 		ms = 0
@@ -198,7 +198,7 @@ func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	if f.TimeLimit > 0 {
 		elapsed = int32(f.TimeLimit)*60000 - elapsed
 	}
-	clock := hudClock.text(elapsed, r.buf)
+	clock := r.clock.text(elapsed, r.buf)
 	cw := float32(r.textWidth(clock, 2)) + 24
 	r.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
 	r.hud.flush(screen)
@@ -388,7 +388,7 @@ func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
 		op.GeoM.Scale(r.view.W/float64(img.Bounds().Dx()), r.view.H/float64(img.Bounds().Dy()))
 		op.Filter = ebiten.FilterLinear
 		op.ColorScale.Reset()
-		op.ColorScale.ScaleWithColor(colBlood)
+		scaleWith(&op.ColorScale, colBlood)
 		op.ColorScale.ScaleAlpha(alpha)
 		screen.DrawImage(img, op)
 		op.ColorScale.Reset()

@@ -5,7 +5,6 @@ import (
 	"image"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tremor/internal/client"
 )
@@ -58,7 +57,9 @@ func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) {
 	b := screen.Bounds()
 	rect := NetGraphRect(b.Dx(), b.Dy())
-	vector.DrawFilledRect(screen, float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Dx()), float32(rect.Dy()), colPanel, false)
+	hb := &r.hud
+	hb.rect(float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Dx()), float32(rect.Dy()), rgbaOf(colPanel, 1))
+	hb.flush(screen)
 	for i, l := range ng.lines {
 		r.text(screen, l, float64(rect.Min.X+6), float64(rect.Min.Y+2+i*13), 1, colWhite)
 	}
@@ -70,12 +71,14 @@ func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) {
 	}
 	w := float32(bars.Dx()) / NetGraphHistory
 	h := float32(bars.Dy())
+	cin, cout := rgbaOf(colHealth, 1), rgbaOf(colExplosion, 1)
 	for age := range count {
 		k := (ng.n - 1 - age) % NetGraphHistory
 		x := float32(bars.Max.X) - float32(age+1)*w
 		hi := h * float32(ng.in[k]) / float32(top)
 		ho := h * float32(ng.out[k]) / float32(top)
-		vector.DrawFilledRect(screen, x, float32(bars.Max.Y)-hi, w/2, hi, colHealth, false)
-		vector.DrawFilledRect(screen, x+w/2, float32(bars.Max.Y)-ho, w/2, ho, colExplosion, false)
+		hb.rect(x, float32(bars.Max.Y)-hi, w/2, hi, cin)
+		hb.rect(x+w/2, float32(bars.Max.Y)-ho, w/2, ho, cout)
 	}
+	hb.flush(screen)
 }

@@ -99,12 +99,11 @@ func (o *Overlays) Update(src overlay.SnapshotSource, cg *cgame.CGame, realTime 
 	o.Fields.Sample(realTime)
 }
 
-// ovlLabel is a line of overlay text kept as an image. Ebitengine's
-// text.Draw costs a few allocations a call whatever the text (about
-// five, measured; r.text makes two calls, shadow and text), so a label
-// is formatted only when the numbers it shows change (key), drawn into
-// its image only when its text changes, and otherwise costs one
-// DrawImage a frame.
+// ovlLabel is a line of overlay text kept as an image. Laying text out
+// costs an allocation a call (Ebitengine's line advances) and r.text
+// draws every glyph twice, shadow and text, so a label is formatted only
+// when the numbers it shows change (key), drawn into its image only when
+// its text changes, and otherwise costs one DrawImage a frame.
 type ovlLabel struct {
 	key   [4]int64
 	s     string
@@ -153,7 +152,7 @@ func (r *Renderer) drawLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y, 
 	op.GeoM.Reset()
 	op.GeoM.Translate(math.Round(x), math.Round(y))
 	op.ColorScale.Reset()
-	op.ColorScale.ScaleWithColor(c)
+	scaleWith(&op.ColorScale, c)
 	dst.DrawImage(l.img, op)
 	return r.textWidth(l.s, scale)
 }
