@@ -59,8 +59,11 @@ func clientConfig(t *console.Table, seed uint64) client.Config {
 	return c
 }
 
-// updateCGameConfig copies prediction's cvars into c; cgame reads c at
-// every frame.
+// cgameCvars are the cvars updateCGameConfig reads.
+var cgameCvars = [...]string{"cl_nopredict", "cg_errorDecay", "cg_showmiss"}
+
+// updateCGameConfig copies prediction's cvars (cgameCvars) into c; cgame
+// reads c at every frame.
 func updateCGameConfig(c *cgame.Config, t *console.Table, stderr io.Writer) {
 	client.CGameConfigFromCvars(c, t, func(format string, args ...any) { fmtLine(stderr, format, args...) })
 }

@@ -103,6 +103,13 @@ func (s *Session) Engine() *client.Client {
 func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
 	s := &Session{t: t, stderr: stderr, seed: seed, cgcfg: cgame.DefaultConfig()}
 	updateCGameConfig(&s.cgcfg, t, stderr)
+	// Prediction's cvars reach the cgame when they change, not by reading
+	// them every frame.
+	for _, name := range cgameCvars {
+		if c := t.Get(name); c != nil {
+			c.OnChange(func(*console.Cvar) { updateCGameConfig(&s.cgcfg, t, stderr) })
+		}
+	}
 	for _, ci := range server.Cvars() {
 		if c := t.Get(ci.Name); c != nil {
 			c.OnChange(func(c *console.Cvar) {
@@ -227,7 +234,6 @@ func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 	if c.State() != client.Active {
 		return
 	}
-	updateCGameConfig(&s.cgcfg, s.t, s.stderr)
 	s.cg.Frame(c.Realtime())
 	s.takeNames(c)
 	if wantScores && c.Realtime()-s.lastScore >= 1000 {
@@ -331,9 +337,6 @@ func (s *Session) Disconnect() {
 		s.srv = nil
 	}
 }
-
-// Local reports whether the session runs the server it plays on.
-func (s *Session) Local() bool { return s.srv != nil }
 
 // Close disconnects and stops the embedded server.
 func (s *Session) Close() { s.Disconnect() }

@@ -133,3 +133,29 @@ func TestKeyPressPredicted(t *testing.T) {
 		}
 	}
 }
+
+// TestCGameCvars checks that prediction's cvars reach the cgame's config
+// when they are set.
+func TestCGameCvars(t *testing.T) {
+	tbl := console.NewTable()
+	tbl.SetOutput(io.Discard)
+	tbl.Register(Cvars...)
+	s := New(tbl, io.Discard, 1)
+	for _, tc := range []struct {
+		name, value string
+		check       func(*cgame.Config) bool
+	}{
+		{"cl_nopredict", "1", func(c *cgame.Config) bool { return c.NoPredict }},
+		{"cg_errorDecay", "250", func(c *cgame.Config) bool { return c.ErrorDecay == 250 }},
+		{"cg_showmiss", "2", func(c *cgame.Config) bool { return c.ShowMiss == 2 && c.Logf != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tbl.Set(tc.name, tc.value); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(&s.cgcfg) {
+				t.Errorf("%s %s: cgame config %+v", tc.name, tc.value, s.cgcfg)
+			}
+		})
+	}
+}
