@@ -282,7 +282,6 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 	}
 	o := &OOB{Command: oob.Command(text), Text: text}
 	m.OOB = o
-	args := oob.Tokenize(text)
 	switch {
 	case eq(o.Command, oob.CmdChallengeResponse):
 		ch, err := oob.ParseChallengeResponse(text)
@@ -330,6 +329,7 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 			o.Fields = append(o.Fields, Field{Name: "text", Value: s})
 		}
 	default:
+		args := oob.Tokenize(text)
 		for i := 1; i < args.Argc() && i <= 16; i++ {
 			o.Fields = append(o.Fields, Field{Name: fmt.Sprintf("arg%d", i), Value: args.Argv(i)})
 		}

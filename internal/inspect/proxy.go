@@ -33,11 +33,10 @@ type Proxy struct {
 	server netip.AddrPort
 	start  time.Time
 
-	mu   sync.Mutex // guards in, ups and OnMessage calls
-	in   *Inspector
-	ups  map[netip.AddrPort]*upstream
-	wg   sync.WaitGroup
-	errs int
+	mu  sync.Mutex // guards in, ups and OnMessage calls
+	in  *Inspector
+	ups map[netip.AddrPort]*upstream
+	wg  sync.WaitGroup
 }
 
 type upstream struct {
@@ -81,11 +80,7 @@ func (p *Proxy) Run(ctx context.Context) error {
 			continue
 		}
 		p.inspect(ClientToServer, from, p.server, buf[:n])
-		if err := up.conn.WriteTo(buf[:n], p.server); err != nil {
-			p.mu.Lock()
-			p.errs++
-			p.mu.Unlock()
-		}
+		up.conn.WriteTo(buf[:n], p.server) // lost, as UDP loses packets
 	}
 }
 
@@ -117,7 +112,6 @@ func (p *Proxy) upstream(client netip.AddrPort) *upstream {
 	}
 	c, err := dial()
 	if err != nil {
-		p.errs++
 		return nil
 	}
 	u := &upstream{conn: c, client: client, lastSeen: time.Now()}
@@ -143,11 +137,7 @@ func (p *Proxy) downstream(u *upstream) {
 			continue
 		}
 		p.inspect(ServerToClient, p.server, u.client, buf[:n])
-		if err := p.listen.WriteTo(buf[:n], u.client); err != nil {
-			p.mu.Lock()
-			p.errs++
-			p.mu.Unlock()
-		}
+		p.listen.WriteTo(buf[:n], u.client) // lost, as UDP loses packets
 	}
 }
 

@@ -202,6 +202,18 @@ func MustTable[T any](name string, spec TableSpec) *Table[T] {
 // Name returns the table's name.
 func (t *Table[T]) Name() string { return t.name }
 
+// Fields returns the table's scalar fields in wire order, as its
+// TableSpec listed them: name, width and increment width. With a
+// Reader's field trace (SetFieldTrace) it lets a tool lay a delta out
+// field by field, as the packet inspector does.
+func (t *Table[T]) Fields() []Field {
+	out := make([]Field, len(t.fields))
+	for i, f := range t.fields {
+		out[i] = Field{Name: f.name, Bits: f.bits, Inc: f.inc}
+	}
+	return out
+}
+
 // NumFields returns the number of scalar fields.
 func (t *Table[T]) NumFields() int { return len(t.fields) }
 

@@ -271,7 +271,7 @@ func RemoveKey(info, key string) string {
 }
 
 // equalFold reports whether a and b are equal ignoring ASCII case, as
-// Quake III's Q_stricmp compared. (equalFold also folds
+// Quake III's Q_stricmp compared. (strings.EqualFold would also fold
 // non-ASCII letters, such as the Kelvin sign with 'k'.)
 func equalFold(a, b string) bool {
 	if len(a) != len(b) {
