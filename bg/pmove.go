@@ -276,7 +276,7 @@ func (pm *Pmove) moveX(dx int32) bool {
 	case dx > 0:
 		right := o.X + pm.p.Maxs.X
 		target := right + dx
-		for c := tileOf(right-1) + 1; c <= tileOf(target-1); c++ {
+		for c := TileOf(right-1) + 1; c <= TileOf(target-1); c++ {
 			if pm.columnSolid(c, top, bottom) {
 				target = int32(c) * TileUnits
 				break
@@ -287,7 +287,7 @@ func (pm *Pmove) moveX(dx int32) bool {
 	case dx < 0:
 		left := o.X + pm.p.Mins.X
 		target := left + dx
-		for c := tileOf(left) - 1; c >= tileOf(target); c-- {
+		for c := TileOf(left) - 1; c >= TileOf(target); c-- {
 			if pm.columnSolid(c, top, bottom) {
 				target = int32(c+1) * TileUnits
 				break
@@ -309,7 +309,7 @@ func (pm *Pmove) moveY(dy int32, drop bool) int32 {
 	case dy > 0:
 		bottom := o.Y + pm.p.Maxs.Y
 		target := bottom + dy
-		for r := tileOf(bottom-1) + 1; r <= tileOf(target-1); r++ {
+		for r := TileOf(bottom-1) + 1; r <= TileOf(target-1); r++ {
 			if pm.rowBlocksFall(r, left, right, drop) {
 				target = int32(r) * TileUnits
 				break
@@ -320,7 +320,7 @@ func (pm *Pmove) moveY(dy int32, drop bool) int32 {
 	case dy < 0:
 		top := o.Y + pm.p.Mins.Y
 		target := top + dy
-		for r := tileOf(top) - 1; r >= tileOf(target); r-- {
+		for r := TileOf(top) - 1; r >= TileOf(target); r-- {
 			if pm.rowSolid(r, left, right) {
 				target = int32(r+1) * TileUnits
 				break
@@ -340,11 +340,11 @@ func (pm *Pmove) onGround(drop bool) bool {
 	if bottom%TileUnits != 0 {
 		return false
 	}
-	return pm.rowBlocksFall(tileOf(bottom), o.X+pm.p.Mins.X, o.X+pm.p.Maxs.X, drop)
+	return pm.rowBlocksFall(TileOf(bottom), o.X+pm.p.Mins.X, o.X+pm.p.Maxs.X, drop)
 }
 
 func (pm *Pmove) columnSolid(c int, top, bottom int32) bool {
-	for r := tileOf(top); r <= tileOf(bottom-1); r++ {
+	for r := TileOf(top); r <= TileOf(bottom-1); r++ {
 		if pm.World.At(c, r) == tilemap.Solid {
 			return true
 		}
@@ -353,7 +353,7 @@ func (pm *Pmove) columnSolid(c int, top, bottom int32) bool {
 }
 
 func (pm *Pmove) rowSolid(r int, left, right int32) bool {
-	for c := tileOf(left); c <= tileOf(right-1); c++ {
+	for c := TileOf(left); c <= TileOf(right-1); c++ {
 		if pm.World.At(c, r) == tilemap.Solid {
 			return true
 		}
@@ -362,7 +362,7 @@ func (pm *Pmove) rowSolid(r int, left, right int32) bool {
 }
 
 func (pm *Pmove) rowBlocksFall(r int, left, right int32, drop bool) bool {
-	for c := tileOf(left); c <= tileOf(right-1); c++ {
+	for c := TileOf(left); c <= TileOf(right-1); c++ {
 		switch pm.World.At(c, r) {
 		case tilemap.Solid:
 			return true
@@ -384,8 +384,8 @@ func (pm *Pmove) touchTriggers() {
 		return
 	}
 	o := ps.Origin
-	left, right := tileOf(o.X+pm.p.Mins.X), tileOf(o.X+pm.p.Maxs.X-1)
-	top, bottom := tileOf(o.Y+pm.p.Mins.Y), tileOf(o.Y+pm.p.Maxs.Y-1)
+	left, right := TileOf(o.X+pm.p.Mins.X), TileOf(o.X+pm.p.Maxs.X-1)
+	top, bottom := TileOf(o.Y+pm.p.Mins.Y), TileOf(o.Y+pm.p.Maxs.Y-1)
 	onPad := false
 	for r := top; r <= bottom; r++ {
 		for c := left; c <= right; c++ {
@@ -497,9 +497,9 @@ func (pm *Pmove) weapon() {
 	ps.WeaponTime += Weapons[ps.Weapon].FireTime
 }
 
-// tileOf returns the tile index containing unit coordinate u (floor
-// division, correct for negative coordinates).
-func tileOf(u int32) int {
+// TileOf returns the index of the tile containing unit coordinate u
+// (floor division, correct for negative coordinates).
+func TileOf(u int32) int {
 	if u >= 0 {
 		return int(u / TileUnits)
 	}

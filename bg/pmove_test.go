@@ -548,8 +548,8 @@ func TestTileOf(t *testing.T) {
 		u    int32
 		want int
 	}{{0, 0}, {TileUnits - 1, 0}, {TileUnits, 1}, {-1, -1}, {-TileUnits, -1}, {-TileUnits - 1, -2}} {
-		if got := tileOf(c.u); got != c.want {
-			t.Errorf("tileOf(%d) = %d, want %d", c.u, got, c.want)
+		if got := TileOf(c.u); got != c.want {
+			t.Errorf("TileOf(%d) = %d, want %d", c.u, got, c.want)
 		}
 	}
 }

@@ -280,8 +280,8 @@ func (g *Arena) worldEffects(n int) {
 		return
 	}
 	mins, maxs := g.playerBox(n, 0)
-	for y := tileOf(mins.Y); y <= tileOf(maxs.Y-1); y++ {
-		for x := tileOf(mins.X); x <= tileOf(maxs.X-1); x++ {
+	for y := bg.TileOf(mins.Y); y <= bg.TileOf(maxs.Y-1); y++ {
+		for x := bg.TileOf(mins.X); x <= bg.TileOf(maxs.X-1); x++ {
 			if g.m.At(x, y) == tilemap.Lava {
 				cl.lavaTime = g.lv.time + LavaInterval
 				g.damage(n, bg.EntityNumWorld, bg.EntityNumWorld, bg.Vec{}, g.ps[n].Origin, LavaDamage, damageNoKnockback, bg.MODLava)

@@ -33,19 +33,11 @@ type boxHit struct {
 	client int
 }
 
-// tileOf returns the tile containing unit coordinate u (floor division).
-func tileOf(u int32) int {
-	if u >= 0 {
-		return int(u / bg.TileUnits)
-	}
-	return int((u - bg.TileUnits + 1) / bg.TileUnits)
-}
-
 // traceTiles walks the segment a→b across the tile grid and stops at the
 // first solid tile it enters (or platform it enters from above). A
 // segment starting inside a solid tile stops at once with a zero normal.
 func traceTiles(w *tilemap.Map, a, b bg.Vec) trace {
-	cx, cy := tileOf(a.X), tileOf(a.Y)
+	cx, cy := bg.TileOf(a.X), bg.TileOf(a.Y)
 	if w.At(cx, cy) == tilemap.Solid {
 		return trace{hit: true, end: a, ent: bg.EntityNumWorld}
 	}

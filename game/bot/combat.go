@@ -193,8 +193,8 @@ func (b *Bot) combatMove(ps *bg.PlayerState, cur int32, cmd *bg.UserCmd) bool {
 // and no jump pad or teleporter.
 func (b *Bot) canStep(ps *bg.PlayerState, dir int32) bool {
 	n := b.nav
-	x := tileOf(ps.Origin.X + dir*(n.Params.Maxs.X+bg.Px(12)))
-	y := tileOf(ps.Origin.Y + n.Params.Maxs.Y - 1)
+	x := bg.TileOf(ps.Origin.X + dir*(n.Params.Maxs.X+bg.Px(12)))
+	y := bg.TileOf(ps.Origin.Y + n.Params.Maxs.Y - 1)
 	return (n.NodeAt(x, y) >= 0 || n.NodeAt(x, y-1) >= 0) && !n.triggerAt(x, y) && !n.triggerAt(x, y-1)
 }
 

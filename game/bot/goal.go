@@ -191,7 +191,7 @@ func (b *Bot) wanderNode(cur int32) int32 {
 // tile of the item or the first node below it.
 func (b *Bot) itemNode(pos bg.Vec) int32 {
 	n := b.nav
-	x, y := tileOf(pos.X), tileOf(pos.Y)
+	x, y := bg.TileOf(pos.X), bg.TileOf(pos.Y)
 	for d := 0; d <= 3; d++ {
 		if id := n.NodeAt(x, y+d); id >= 0 {
 			return id

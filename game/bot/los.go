@@ -12,8 +12,8 @@ import (
 // and does not allocate.
 func (n *Nav) LineOfSight(a, b bg.Vec) bool {
 	m := n.Map
-	x, y := tileOf(a.X), tileOf(a.Y)
-	tx, ty := tileOf(b.X), tileOf(b.Y)
+	x, y := bg.TileOf(a.X), bg.TileOf(a.Y)
+	tx, ty := bg.TileOf(b.X), bg.TileOf(b.Y)
 	if m.At(x, y) == tilemap.Solid {
 		return false
 	}

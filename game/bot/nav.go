@@ -129,9 +129,6 @@ func (n *Nav) Node(i int32) tilemap.Point { return n.nodes[i] }
 // Edge returns edge i.
 func (n *Nav) Edge(i int32) Edge { return n.edges[i] }
 
-// EdgesFrom returns the indices [lo, hi) of the edges leaving node i.
-func (n *Nav) EdgesFrom(i int32) (lo, hi int32) { return n.first[i], n.first[i+1] }
-
 // Script returns edge e's inputs, one per FrameMsec. The slice belongs to
 // the Nav: do not modify it.
 func (n *Nav) Script(e int32) []Input {
@@ -171,17 +168,17 @@ func (n *Nav) NodeAt(x, y int) int32 {
 // it stands on the edge of a ledge. It returns -1 when neither is a node
 // (the player is in the air).
 func (n *Nav) Locate(o bg.Vec) int32 {
-	row := tileOf(o.Y + n.Params.Maxs.Y - 1)
-	col := tileOf(o.X)
+	row := bg.TileOf(o.Y + n.Params.Maxs.Y - 1)
+	col := bg.TileOf(o.X)
 	if id := n.NodeAt(col, row); id >= 0 {
 		return id
 	}
-	if l := tileOf(o.X + n.Params.Mins.X); l != col {
+	if l := bg.TileOf(o.X + n.Params.Mins.X); l != col {
 		if id := n.NodeAt(l, row); id >= 0 {
 			return id
 		}
 	}
-	if r := tileOf(o.X + n.Params.Maxs.X - 1); r != col {
+	if r := bg.TileOf(o.X + n.Params.Maxs.X - 1); r != col {
 		if id := n.NodeAt(r, row); id >= 0 {
 			return id
 		}
@@ -196,9 +193,9 @@ func (n *Nav) LocateBelow(o bg.Vec, depth int) int32 {
 	if id := n.Locate(o); id >= 0 {
 		return id
 	}
-	row := tileOf(o.Y + n.Params.Maxs.Y - 1)
-	col := tileOf(o.X)
-	l, r := tileOf(o.X+n.Params.Mins.X), tileOf(o.X+n.Params.Maxs.X-1)
+	row := bg.TileOf(o.Y + n.Params.Maxs.Y - 1)
+	col := bg.TileOf(o.X)
+	l, r := bg.TileOf(o.X+n.Params.Mins.X), bg.TileOf(o.X+n.Params.Maxs.X-1)
 	for d := 0; d <= depth; d++ {
 		if id := n.NodeAt(col, row+d); id >= 0 {
 			return id
@@ -218,8 +215,8 @@ func (n *Nav) LocateBelow(o bg.Vec, depth int) int32 {
 // its box, ground below.
 func (n *Nav) canStand(x int32, i int32) bool {
 	o := bg.Vec{X: x, Y: n.Center(i).Y}
-	l, r := tileOf(o.X+n.Params.Mins.X), tileOf(o.X+n.Params.Maxs.X-1)
-	t, b := tileOf(o.Y+n.Params.Mins.Y), tileOf(o.Y+n.Params.Maxs.Y-1)
+	l, r := bg.TileOf(o.X+n.Params.Mins.X), bg.TileOf(o.X+n.Params.Maxs.X-1)
+	t, b := bg.TileOf(o.Y+n.Params.Mins.Y), bg.TileOf(o.Y+n.Params.Maxs.Y-1)
 	floor := false
 	for c := l; c <= r; c++ {
 		for y := t; y <= b; y++ {
@@ -257,8 +254,8 @@ func grounded(ps *bg.PlayerState) bool { return ps.GroundEntity != bg.EntityNumN
 
 // hurts reports whether a player at o touches lava or has left the map.
 func (n *Nav) hurts(o bg.Vec) bool {
-	l, r := tileOf(o.X+n.Params.Mins.X), tileOf(o.X+n.Params.Maxs.X-1)
-	t, b := tileOf(o.Y+n.Params.Mins.Y), tileOf(o.Y+n.Params.Maxs.Y-1)
+	l, r := bg.TileOf(o.X+n.Params.Mins.X), bg.TileOf(o.X+n.Params.Maxs.X-1)
+	t, b := bg.TileOf(o.Y+n.Params.Mins.Y), bg.TileOf(o.Y+n.Params.Maxs.Y-1)
 	if l < 0 || t < 0 || r >= n.Map.Width || b >= n.Map.Height {
 		return true
 	}
@@ -275,12 +272,4 @@ func (n *Nav) hurts(o bg.Vec) bool {
 // triggerAt reports whether tile (x, y) is a jump pad or a teleporter.
 func (n *Nav) triggerAt(x, y int) bool {
 	return uint(x) < uint(n.Map.Width) && uint(y) < uint(n.Map.Height) && n.trigger[y*n.Map.Width+x]
-}
-
-// tileOf returns the tile index containing unit coordinate u.
-func tileOf(u int32) int {
-	if u >= 0 {
-		return int(u / bg.TileUnits)
-	}
-	return int((u - bg.TileUnits + 1) / bg.TileUnits)
 }

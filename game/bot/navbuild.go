@@ -127,7 +127,7 @@ func buildNav(m *tilemap.Map, p *bg.Params) *Nav {
 func (b *builder) body(x, y int) (l, r, t, bot int) {
 	o := bg.TileFeet(x, y, b.n.Params)
 	p := b.n.Params
-	return tileOf(o.X + p.Mins.X), tileOf(o.X + p.Maxs.X - 1), tileOf(o.Y + p.Mins.Y), tileOf(o.Y + p.Maxs.Y - 1)
+	return bg.TileOf(o.X + p.Mins.X), bg.TileOf(o.X + p.Maxs.X - 1), bg.TileOf(o.Y + p.Mins.Y), bg.TileOf(o.Y + p.Maxs.Y - 1)
 }
 
 // standable reports whether a player can stand in tile (x, y): a floor or
@@ -199,7 +199,7 @@ func (b *builder) roomToRun(from int32, d int32) bool {
 	n := b.n
 	c := n.Center(from).X
 	for x := c - d*n.runUp; x*d < c*d; x += d * bg.TileUnits / 4 {
-		if !n.canStand(x, from) || n.NodeAt(tileOf(x), n.nodes[from].Y) < 0 {
+		if !n.canStand(x, from) || n.NodeAt(bg.TileOf(x), n.nodes[from].Y) < 0 {
 			return false
 		}
 	}

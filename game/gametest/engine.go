@@ -27,7 +27,6 @@ type Engine struct {
 	Restarts int
 
 	configstrings [bg.MaxConfigstrings]string
-	csChanges     [bg.MaxConfigstrings]int
 	commands      [bg.MaxClients][]string
 	prints        []string
 	drops         []Drop
@@ -37,7 +36,6 @@ type Engine struct {
 
 	ents        []game.SharedEntity
 	numEntities int
-	ps          []bg.PlayerState
 }
 
 // slot is one client slot of the fake engine.
@@ -61,8 +59,8 @@ func NewEngine() *Engine {
 }
 
 // LocateGameData records where the game keeps its entities.
-func (e *Engine) LocateGameData(ents []game.SharedEntity, numEntities int, clients []bg.PlayerState) {
-	e.ents, e.numEntities, e.ps = ents, numEntities, clients
+func (e *Engine) LocateGameData(ents []game.SharedEntity, numEntities int, _ []bg.PlayerState) {
+	e.ents, e.numEntities = ents, numEntities
 }
 
 // SetConfigstring records a configstring change.
@@ -70,10 +68,7 @@ func (e *Engine) SetConfigstring(index int, value string) {
 	if uint(index) >= bg.MaxConfigstrings {
 		panic("gametest: configstring index out of range")
 	}
-	if e.configstrings[index] != value {
-		e.configstrings[index] = value
-		e.csChanges[index]++
-	}
+	e.configstrings[index] = value
 }
 
 // Configstring returns a configstring.
@@ -82,14 +77,6 @@ func (e *Engine) Configstring(index int) string {
 		return ""
 	}
 	return e.configstrings[index]
-}
-
-// ConfigstringChanges returns how many times a configstring changed.
-func (e *Engine) ConfigstringChanges(index int) int {
-	if uint(index) >= bg.MaxConfigstrings {
-		return 0
-	}
-	return e.csChanges[index]
 }
 
 // SendServerCommand queues text for client, or for every connected
@@ -201,9 +188,6 @@ func (e *Engine) freeSlot() int {
 // Entities returns the entities the game located, up to its entity
 // count.
 func (e *Engine) Entities() []game.SharedEntity { return e.ents[:e.numEntities] }
-
-// PlayerStates returns the player states the game located.
-func (e *Engine) PlayerStates() []bg.PlayerState { return e.ps }
 
 // RunCommands carries out the queued console commands. map_restart
 // restarts the match: Shutdown, Init(Time, Seed+Restarts, true), then

@@ -155,8 +155,7 @@ func (s *Server) userinfoChanged(c *client, userinfo string) {
 // userMove reads a usercmd packet (SV_UserMove) and executes, in order,
 // the commands newer than the last one executed; duplicates sent again
 // for loss (cl_packetdup) are skipped, and a command from too far in the
-// future is pulled back to the server's clock + MaxCommandAhead. The
-// first usercmd of a primed client puts it in the game.
+// future is pulled back to the server's clock + MaxCommandAhead.
 func (s *Server) userMove(c *client, r *msg.Reader, key uint32, delta bool, messageAck int32) {
 	c.deltaMessage = -1
 	if delta {
@@ -165,9 +164,6 @@ func (s *Server) userMove(c *client, r *msg.Reader, key uint32, delta bool, mess
 	n := proto.ReadMove(r, key, &s.cmds)
 	if r.Err() != nil || n == 0 {
 		return
-	}
-	if c.state == StatePrimed {
-		s.enterWorld(c)
 	}
 	if c.state != StateActive {
 		c.deltaMessage = -1

@@ -269,16 +269,6 @@ func (d *cvarDef) get(c *Config) string {
 	return ""
 }
 
-// CvarValue returns the value of a server cvar in cfg, and whether the
-// name is one.
-func (cfg *Config) CvarValue(name string) (string, bool) {
-	d := findCvar(name)
-	if d == nil {
-		return "", false
-	}
-	return d.get(cfg), true
-}
-
 // SetCvar sets a server cvar in cfg from text, clamping numbers to their
 // range. It does not apply the change to a running server; use
 // Server.Exec("set NAME VALUE") for that.
