@@ -76,7 +76,7 @@ var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 // UserCmdTable codes UserCmd in the usercmd style (keyed).
 var UserCmdTable = msg.MustTable[UserCmd]("UserCmd", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "ServerTime", Bits: 32},
+		{Name: "ServerTime", Bits: 32, Inc: 8},
 		{Name: "Aim", Bits: 16},
 		{Name: "RightMove", Bits: -8},
 		{Name: "UpMove", Bits: -8},

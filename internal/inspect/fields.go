@@ -23,10 +23,6 @@ type Field struct {
 	Bits  int    `json:"bits,omitempty"`
 }
 
-// usercmdTimeInc is the width of the usercmd server time's increment
-// (msg.Table.WriteDeltaUsercmd sends it so when it grew by less than 256).
-const usercmdTimeInc = 8
-
 // fieldDesc is a scalar field of a delta table.
 type fieldDesc struct {
 	pos   int   // wire position
@@ -211,9 +207,6 @@ func (t *tracer[T]) scalar(e msg.FieldEvent) {
 // base's, as it does when the value grew by less than 1<<inc: " (+50)".
 func (t *tracer[T]) increment(f fieldDesc, e msg.FieldEvent) string {
 	inc := f.inc
-	if t.style == usercmdDelta && f.pos == 0 {
-		inc = usercmdTimeInc
-	}
 	if inc == 0 {
 		return ""
 	}

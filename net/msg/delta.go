@@ -569,11 +569,13 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 
 // WriteDeltaUsercmd writes the usercmd-style delta from from to to, keyed
 // by key (Quake III's MSG_WriteDeltaUsercmdKey). The table's first field is
-// the command's server time; it needs 32 bits. A nil from means the zero
+// the command's server time; it needs 32 bits, and an increment width
+// (Field.Inc; bg declares 8) to go short. A nil from means the zero
 // value.
 //
-// Layout: the server time as a one bit and an 8-bit increment when it grew
-// by less than 256 ms, else a zero bit and the 32-bit time; then one bit
+// Layout: the server time as its Field.Inc form — with Inc 8, a one bit
+// and an 8-bit increment when it grew by less than 256 ms (0 included:
+// the time is always sent), else a zero bit and the 32-bit time; then one bit
 // saying whether any other field changed; if so, each other field as a
 // changed bit and, if changed, its value XOR (key ^ serverTime), in the
 // field's width. Floats go as 32 bits.
@@ -585,13 +587,7 @@ func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 	}
 	tf := t.fields[0]
 	tt := *t.ptr(to, tf.off)
-	if d := tt - *t.ptr(from, tf.off); d < 256 {
-		w.WriteBits(1, 1)
-		w.WriteBits(d, 8)
-	} else {
-		w.WriteBits(0, 1)
-		w.WriteBits(tt, 32)
-	}
+	writeInt(w, tf, *t.ptr(from, tf.off), tt)
 	if t.lastChanged(from, to) <= 1 {
 		w.WriteBits(0, 1)
 		return
@@ -624,12 +620,7 @@ func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
 		return
 	}
 	tf := t.fields[0]
-	var tt uint32
-	if r.ReadBits(1) == 1 {
-		tt = *t.ptr(from, tf.off) + r.ReadBits(8)
-	} else {
-		tt = r.ReadBits(32)
-	}
+	tt := readInt(r, tf, *t.ptr(from, tf.off))
 	if from != to {
 		*to = *from
 	}

@@ -64,7 +64,7 @@ type testCmd struct {
 
 var cmdTable = MustTable[testCmd]("testCmd", TableSpec{
 	Fields: []Field{
-		{"ServerTime", 32, 0}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
+		{"ServerTime", 32, 8}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
 		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
 	},
 })
@@ -517,7 +517,7 @@ func TestNewTableErrors(t *testing.T) {
 
 func TestFieldCounters(t *testing.T) {
 	tbl := MustTable[testCmd]("counted", TableSpec{Fields: []Field{
-		{"ServerTime", 32, 0}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
+		{"ServerTime", 32, 8}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
 		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
 	}})
 	var from testCmd
