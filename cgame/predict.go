@@ -220,10 +220,10 @@ func (g *CGame) interpolatePlayerState() {
 func (g *CGame) updateBase() {
 	latest := g.LatestSnapshotNum
 	for k := latest; k > g.baseNum && k > latest-proto.PacketBackup; k-- {
-		if !g.readSnapshot(k, &g.scratch) {
+		s, ok := g.peekSnapshot(k)
+		if !ok {
 			continue
 		}
-		s := &g.scratch.s
 		if s.Flags&proto.SnapNotActive != 0 {
 			continue
 		}

@@ -66,11 +66,12 @@ func (g *CGame) processSnapshots() {
 func (g *CGame) firstSnapshotNum(latest int32) (int32, bool) {
 	first, ok := latest, false
 	for k := latest; k > latest-proto.PacketBackup; k-- {
-		if !g.readSnapshot(k, &g.scratch) || g.scratch.s.Flags&proto.SnapNotActive != 0 {
+		s, got := g.peekSnapshot(k)
+		if !got || s.Flags&proto.SnapNotActive != 0 {
 			continue
 		}
 		first, ok = k, true
-		if g.scratch.s.ServerTime <= g.Time {
+		if s.ServerTime <= g.Time {
 			break
 		}
 	}
@@ -142,6 +143,15 @@ func (g *CGame) readSnapshot(num int32, slot *snapSlot) bool {
 	slot.buf = slot.buf[:k]
 	slot.s.Entities = slot.buf
 	return true
+}
+
+// peekSnapshot reads snapshot num into the scratch slot without copying
+// or checking its entities: enough to look at its header and player
+// state.
+func (g *CGame) peekSnapshot(num int32) (*Snapshot, bool) {
+	s := &g.scratch.s
+	s.Entities = g.scratch.buf[:0]
+	return s, g.c.GetSnapshot(num, s)
 }
 
 // freeSlot returns the slot neither Snap nor NextSnap uses.

@@ -3,6 +3,7 @@ package client
 import (
 	"net"
 	"net/netip"
+	"strconv"
 	"testing"
 	"time"
 
@@ -140,7 +141,7 @@ func TestFrameWithSnapshotDoesNotAllocate(t *testing.T) {
 // The snapshots are encoded outside the timer.
 func BenchmarkFrameWithSnapshot(b *testing.B) {
 	for _, n := range []int{8, 40, 128} {
-		b.Run(itoa(n)+" entities", func(b *testing.B) {
+		b.Run(strconv.Itoa(n)+" entities", func(b *testing.B) {
 			l := newFrameLoop(b, n)
 			const batch = 256
 			pkts := make([][]byte, batch)

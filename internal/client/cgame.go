@@ -80,14 +80,6 @@ func (c *Client) GetServerCommand(seq int32) (string, bool) {
 // command received.
 func (c *Client) ServerCommandSequence() int32 { return c.serverCommandSequence }
 
-// Baseline returns the baseline of entity n in the current gamestate.
-func (c *Client) Baseline(n int) *bg.EntityState {
-	if n < 0 || n >= len(c.gs.Baselines) {
-		return nil
-	}
-	return &c.gs.Baselines[n]
-}
-
 // GamestateCommandSequence returns the server command sequence the
 // current gamestate was sent at: commands after it belong to the level
 // (cgame starts executing there).

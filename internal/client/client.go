@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -375,9 +376,6 @@ func (c *Client) Dropped() (DropKind, string) { return c.dropKind, c.dropReason 
 // Active state.
 func (c *Client) EverActive() bool { return c.everActive }
 
-// ServerMessage returns the last connectionless print from the server.
-func (c *Client) ServerMessage() string { return c.serverMessage }
-
 // LastError returns the last problem met in the server's messages (a
 // malformed message, a configstring out of range), for diagnostics.
 func (c *Client) LastError() error { return c.lastError }
@@ -569,8 +567,8 @@ func (c *Client) userinfo() string {
 		}
 	}
 	set("name", sanitizeInfo(c.cfg.Name))
-	set("rate", itoa(c.cfg.Rate))
-	set("snaps", itoa(c.cfg.Snaps))
+	set("rate", strconv.Itoa(c.cfg.Rate))
+	set("snaps", strconv.Itoa(c.cfg.Snaps))
 	return info
 }
 
@@ -588,29 +586,6 @@ func sanitizeInfo(s string) string {
 	return string(b)
 }
 
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	u := uint64(n)
-	if neg {
-		u = uint64(-n)
-	}
-	for {
-		i--
-		b[i] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
-}
-
 // checkForResend sends getchallenge or connect every ResendInterval
 // while the handshake is in progress, and gives up after ConnectTries
 // packets (CL_CheckForResend).
@@ -622,9 +597,9 @@ func (c *Client) checkForResend() {
 		return
 	}
 	if c.connectPackets >= c.cfg.ConnectTries {
-		reason := "no answer from " + c.serverAddr.String() + " after " + itoa(c.connectPackets) + " tries"
+		reason := "no answer from " + c.serverAddr.String() + " after " + strconv.Itoa(c.connectPackets) + " tries"
 		if c.state == Challenging {
-			reason = "server " + c.serverAddr.String() + " did not accept the connection after " + itoa(c.connectPackets) + " tries"
+			reason = "server " + c.serverAddr.String() + " did not accept the connection after " + strconv.Itoa(c.connectPackets) + " tries"
 		}
 		if c.serverMessage != "" {
 			reason += ": " + c.serverMessage
@@ -641,9 +616,9 @@ func (c *Client) checkForResend() {
 	case Challenging:
 		info := c.userinfo()
 		for _, kv := range [...][2]string{
-			{"protocol", itoa(proto.Version)},
-			{"qport", itoa(int(c.qport))},
-			{"challenge", itoa(int(c.challenge))},
+			{"protocol", strconv.Itoa(proto.Version)},
+			{"qport", strconv.Itoa(int(c.qport))},
+			{"challenge", strconv.Itoa(int(c.challenge))},
 		} {
 			if s, err := oob.SetValueForKey(info, kv[0], kv[1]); err == nil {
 				info = s

@@ -2,6 +2,7 @@ package client
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestHandshake(t *testing.T) {
 		t.Fatalf("state %v, packets %q", c.State(), s.oobs)
 	}
 	for k, want := range map[string]string{"name": "Tester", "rate": "12000", "snaps": "10",
-		"protocol": itoa(proto.Version), "challenge": "-559038737", "qport": itoa(int(c.Qport()))} {
+		"protocol": strconv.Itoa(proto.Version), "challenge": "-559038737", "qport": strconv.Itoa(int(c.Qport()))} {
 		if got := oob.ValueForKey(s.userinfo, k); got != want {
 			t.Errorf("userinfo %s = %q, want %q (%s)", k, got, want, s.userinfo)
 		}
@@ -259,7 +260,7 @@ func TestServerCommandsOnceInOrder(t *testing.T) {
 	// Commands resent in every message until acknowledged are executed
 	// once each, in order.
 	for i := range 5 {
-		s.command(`print "line ` + itoa(i) + `"`)
+		s.command(`print "line ` + strconv.Itoa(i) + `"`)
 		s.sendCommands()
 		s.sendCommands() // the same commands again
 		now += 50
@@ -277,7 +278,7 @@ func TestServerCommandsOnceInOrder(t *testing.T) {
 		t.Fatalf("configstrings %q and %d bytes", c.Configstring(6), len(c.Configstring(bg.CSPlayers+1)))
 	}
 	for i := 0; i < 5; i++ {
-		if want := `print "line ` + itoa(i) + `"`; got[i] != want {
+		if want := `print "line ` + strconv.Itoa(i) + `"`; got[i] != want {
 			t.Fatalf("command %d = %q, want %q", i, got[i], want)
 		}
 	}
@@ -541,10 +542,10 @@ func TestScrambled(t *testing.T) {
 		t.Fatal("client did not take sv_scramble")
 	}
 	for i := range 20 {
-		if err := c.AddReliableCommand("say client line " + itoa(i)); err != nil {
+		if err := c.AddReliableCommand("say client line " + strconv.Itoa(i)); err != nil {
 			t.Fatal(err)
 		}
-		s.command(`chat "server line ` + itoa(i) + `"`)
+		s.command(`chat "server line ` + strconv.Itoa(i) + `"`)
 		s.sendSnapshot(int32(1100+50*i), bg.PlayerState{CommandTime: int32(1090 + 50*i), Origin: bg.Vec{X: int32(i)}}, nil, s.deltaFor(), 0)
 		now += 50
 		step(t, c, s, now, bg.UserCmd{RightMove: int32(i)})

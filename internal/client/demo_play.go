@@ -187,11 +187,6 @@ func (p *Playback) Header() demo.Header { return p.r.Header() }
 // every jump in time (a seek, a step back) and every new gamestate.
 func (p *Playback) CGame() *cgame.CGame { return p.cg }
 
-// Generation counts the jumps in time: it changes whenever the state
-// was restored or fast-forwarded, which the owner of a CGame of its own
-// answers with a new one.
-func (p *Playback) Generation() uint64 { return p.gen }
-
 // Time returns the demo clock: the server time shown.
 func (p *Playback) Time() int32 { return int32(math.Floor(p.clock)) }
 

@@ -382,6 +382,12 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 	} else {
 		deltaNum = messageNum - int32(h.DeltaNum)
 		o := &c.snapshots[deltaNum&proto.PacketMask]
+		if o.valid && o.messageNum == deltaNum {
+			// The time may have come as an increment from the base's; if
+			// the base is gone the snapshot is thrown away and its time
+			// stays 0.
+			h.ResolveTime(o.serverTime)
+		}
 		switch {
 		case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != deltaNum:
 			c.stats.DeltaTooOld++ // the base left the ring, or never arrived
@@ -390,13 +396,6 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		default:
 			valid = true
 			old = o
-		}
-	}
-	if h.DeltaNum != 0 {
-		// The time may have come as an increment from the base's; if the
-		// base is gone the snapshot is thrown away and its time stays 0.
-		if o := &c.snapshots[deltaNum&proto.PacketMask]; o.messageNum == deltaNum && o.valid {
-			h.ResolveTime(o.serverTime)
 		}
 	}
 	var fromPS *bg.PlayerState
@@ -416,7 +415,12 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		return false
 	}
 	info := SnapshotInfo{MessageNum: messageNum, ServerTime: h.ServerTime, DeltaNum: deltaNum,
-		Flags: int32(h.Flags), Bytes: size, Valid: valid, EntitiesChanged: proto.CountChanged(fromEnts, ents)}
+		Flags: int32(h.Flags), Bytes: size, Valid: valid}
+	if c.Hooks.Snapshot != nil || c.showSnapshots() {
+		// Only the hook and cl_shownet read it: spare the window client
+		// a compare of every entity per snapshot.
+		info.EntitiesChanged = proto.CountChanged(fromEnts, ents)
+	}
 	if !valid {
 		// Read to the end and thrown away: the next usercmd packet asks
 		// for a full snapshot, because lastValid != this message.

@@ -2,6 +2,7 @@ package client
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"tremor/bg"
@@ -53,7 +54,7 @@ func TestAdjustTimeDeltaRegimes(t *testing.T) {
 // cl_timeNudge shifts the render time.
 func TestTimeSyncConverges(t *testing.T) {
 	for _, nudge := range []int{0, 20, -20} {
-		t.Run("nudge "+itoa(nudge), func(t *testing.T) {
+		t.Run("nudge "+strconv.Itoa(nudge), func(t *testing.T) {
 			c, s := newPair(t, Config{TimeNudge: nudge})
 			now := int32(0)
 			connect(t, c, s, &now)

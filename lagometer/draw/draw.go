@@ -45,13 +45,6 @@ func Colour(k lagometer.Kind) color.RGBA {
 // buffers huge; columns past lagometer.Samples are empty anyway.
 const maxSize = 4096
 
-// ScaledSize returns the side of the box, in pixels, on a screen
-// screenHeight pixels tall: Quake III's 48 units of its 480-unit-tall
-// virtual screen, at least 48 pixels.
-func ScaledSize(screenHeight int) float32 {
-	return float32(max(lagometer.Size, lagometer.Size*screenHeight/480))
-}
-
 // white is the texture every triangle samples: the centre texel of a
 // white 3×3 image, so that filtering never reaches an edge.
 var white = func() *ebiten.Image {
@@ -74,7 +67,7 @@ var p painter
 // Draw paints l's lagometer on screen in a size×size box whose top-left
 // corner is (x, y), one pixel column per sample; x, y and size are
 // rounded down to whole pixels (size to at most 4096). Quake III put the box in the bottom-right
-// corner of the screen, 48 units wide (see ScaledSize); the caller picks.
+// corner of its 480-unit-tall screen, 48 units wide; the caller picks.
 // Draw is what cg_lagometer switches: when it is 0, do not call it.
 func Draw(screen *ebiten.Image, l *lagometer.Lagometer, x, y, size float32) {
 	n := min(int(size), maxSize)
