@@ -30,10 +30,15 @@ const (
 // screen, in screen pixels.
 const StatusBarHeight = 52
 
-// LagometerRect returns where the lagometer goes on a w×h screen: the
-// bottom-left corner above the status bar. The HUD leaves it empty.
+// LagometerSize is the side of the lagometer's square box, in pixels:
+// Quake III's 48 units at 1.5 pixels each.
+const LagometerSize = 72
+
+// LagometerRect returns where the lagometer goes on a w×h screen: a
+// square in the bottom-left corner above the status bar. The HUD leaves
+// it empty.
 func LagometerRect(w, h int) image.Rectangle {
-	return image.Rect(8, h-StatusBarHeight-8-72, 8+192, h-StatusBarHeight-8)
+	return image.Rect(8, h-StatusBarHeight-8-LagometerSize, 8+LagometerSize, h-StatusBarHeight-8)
 }
 
 // NetGraphRect returns where the net graph goes on a w×h screen: the
