@@ -78,29 +78,39 @@ type Pmove struct {
 // PS.CommandTime to Cmd.ServerTime into steps and runs one movement step
 // for each. A command older than the state does nothing.
 func (pm *Pmove) Run() {
+	for pm.Step() > 0 {
+	}
+}
+
+// Step runs the next movement step of the command, split as Run splits
+// it, and returns its length in milliseconds, 0 when the command has no
+// time left: the step began at PS.CommandTime minus that. A command more than
+// MaxCommandMsec ahead of the state starts MaxCommandMsec before its end;
+// one older than the state does nothing (the server drops such
+// commands). The server game calls Step rather than Run to act between
+// steps (pickups, hazards, shots), and so runs exactly the steps the
+// client's prediction runs.
+func (pm *Pmove) Step() int32 {
 	ps := pm.PS
 	pm.p = pm.Params
 	if pm.p == nil {
 		pm.p = &DefaultParams
 	}
 	final := pm.Cmd.ServerTime
-	if final < ps.CommandTime {
-		return // should not happen: the server drops such commands
+	if final <= ps.CommandTime {
+		return 0
 	}
 	if final > ps.CommandTime+MaxCommandMsec {
 		ps.CommandTime = final - MaxCommandMsec
 	}
-	for ps.CommandTime != final {
-		msec := final - ps.CommandTime
-		if pm.FixedMsec > 0 {
-			if msec > pm.FixedMsec {
-				msec = pm.FixedMsec
-			}
-		} else if msec > MaxPmoveMsec {
-			msec = MaxPmoveMsec
-		}
-		pm.step(msec)
+	msec := final - ps.CommandTime
+	if pm.FixedMsec > 0 {
+		msec = min(msec, pm.FixedMsec)
+	} else {
+		msec = min(msec, MaxPmoveMsec)
 	}
+	pm.step(msec)
+	return msec
 }
 
 // step runs one movement step of msec milliseconds (PmoveSingle).

@@ -219,20 +219,18 @@ func (g *Arena) ClientThink(n int, cmd *bg.UserCmd) {
 		ps.EFlags &^= bg.EFTalk
 	}
 
-	final := c.ServerTime
-	if final > ps.CommandTime+bg.MaxCommandMsec {
-		ps.CommandTime = final - bg.MaxCommandMsec
-	}
 	pm := &g.pm
-	for ps.CommandTime < final {
-		*pm = bg.Pmove{PS: ps, Cmd: c, World: g.m}
-		pm.Cmd.ServerTime = ps.CommandTime + min(final-ps.CommandTime, bg.MaxPmoveMsec)
-		oldSeq, oldOrigin, oldTime := ps.EventSequence, ps.Origin, ps.CommandTime
-		pm.Run()
+	*pm = bg.Pmove{PS: ps, Cmd: c, World: g.m}
+	for {
+		oldSeq, oldOrigin := ps.EventSequence, ps.Origin
+		msec := pm.Step()
+		if msec == 0 {
+			break
+		}
 		if ps.PmType == bg.PMSpectator {
 			continue
 		}
-		g.clientEvents(n, oldSeq, oldOrigin, oldTime)
+		g.clientEvents(n, oldSeq, oldOrigin, ps.CommandTime-msec)
 		if ps.PmType == bg.PMNormal {
 			g.touchItems(n)
 			g.worldEffects(n)
