@@ -301,9 +301,6 @@ func New(conn Conn, remote netip.AddrPort, side Side, qport uint16) *Chan {
 // Remote returns the address packets are sent to.
 func (c *Chan) Remote() netip.AddrPort { return c.remote }
 
-// SetRemote changes the address packets are sent to, for a client whose
-// port a NAT rewrote (the server finds it by qport).
-func (c *Chan) SetRemote(addr netip.AddrPort) { c.remote = addr }
 
 // Side returns the side New was given.
 func (c *Chan) Side() Side { return c.side }
