@@ -301,7 +301,6 @@ func New(conn Conn, remote netip.AddrPort, side Side, qport uint16) *Chan {
 // Remote returns the address packets are sent to.
 func (c *Chan) Remote() netip.AddrPort { return c.remote }
 
-
 // Side returns the side New was given.
 func (c *Chan) Side() Side { return c.side }
 
