@@ -5,8 +5,8 @@
 // outgoing message with a 32-bit sequence, splits messages of FragmentSize
 // bytes or more into fragments, queues messages given to it while a
 // fragmented message is still going out, and on the receiving side drops
-// duplicate and out-of-order packets, counts the packets lost in between and
-// reassembles fragments. It does not retransmit: reliability is built above
+// duplicate and out-of-order packets and those more than [MaxSequenceJump]
+// ahead, counts the packets lost in between and reassembles fragments. It does not retransmit: reliability is built above
 // it (reliable commands ride in every packet until acknowledged, snapshots
 // are delta-coded against what the peer acknowledged).
 //

@@ -89,6 +89,16 @@ func FuzzProcess(f *testing.F) {
 		synthRecord(9, 1|8, 0, 100, 99),
 		synthRecord(9, 1, 0, FragmentSize+1, 0),
 	}, nil))
+	// Sequences past MaxSequenceJump: whole, and a fragment in the middle
+	// of a reassembly.
+	f.Add(bytes.Join([][]byte{
+		synthRecord(3, 2, 0, 0, 5),
+		synthRecord(MaxSequenceJump+4, 2, 0, 0, 5),
+		synthRecord(4, 1|2, 0, FragmentSize, 0),
+		synthRecord(MaxSequenceJump+4, 1|2, FragmentSize, 9, 0),
+		synthRecord(4, 1|2, FragmentSize, 9, 0),
+		synthRecord(MaxSequenceJump+4, 2, 0, 0, 5),
+	}, nil))
 	// Raw bytes: connectionless, truncated headers, a fragment header.
 	f.Add(rawRecord([]byte{0xff, 0xff, 0xff, 0xff, 'g', 'e', 't'}))
 	f.Add(bytes.Join([][]byte{rawRecord(nil), rawRecord([]byte{1, 0, 0}), rawRecord([]byte{1, 0, 0, 0x80, 0x34, 0x12, 0, 0, 2, 0, 'h', 'i'})}, nil))
@@ -114,12 +124,21 @@ func FuzzProcess(f *testing.F) {
 			p, data = nextRecord(data, buf)
 			for _, c := range chans {
 				prev := c.IncomingSequence()
+				jumps, fragSeq, fragLen := c.stats.SequenceJumps, c.fragSequence, c.fragLen
 				h, herr := PeekHeader(p, c.Side())
 				if herr == nil && !bytes.Equal(h.Append(nil), p[:h.Len()]) {
 					t.Fatalf("header %+v does not re-serialise to % x", h, p[:h.Len()])
 				}
 				msg, ok, err := c.Process(p)
+				jumped := c.stats.SequenceJumps != jumps
 				switch {
+				case c.IncomingSequence()-prev > MaxSequenceJump:
+					t.Fatalf("incoming sequence jumped from %d to %d", prev, c.IncomingSequence())
+				case jumped && (ok || err != nil || c.IncomingSequence() != prev || c.fragSequence != fragSeq || c.fragLen != fragLen):
+					t.Fatalf("sequence %d dropped as a jump from %d, yet ok %v err %v, incoming %d, reassembly %d/%d -> %d/%d",
+						h.Sequence, prev, ok, err, c.IncomingSequence(), fragSeq, fragLen, c.fragSequence, c.fragLen)
+				case jumped != (herr == nil && (c.side == ClientSide || h.Qport == c.qport) && h.Sequence > prev+MaxSequenceJump):
+					t.Fatalf("sequence %d after %d: counted as a jump %v", h.Sequence, prev, jumped)
 				case herr != nil && err == nil:
 					t.Fatalf("PeekHeader error %v but Process accepted the packet", herr)
 				case ok && err != nil:

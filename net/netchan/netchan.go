@@ -45,6 +45,35 @@ const (
 	MaxHeaderLen = SequenceLen + QportLen + FragmentHeaderLen
 )
 
+// MaxSequenceJump is the furthest ahead of the last delivered message a
+// packet's sequence may be: Process drops a packet (or fragment) whose
+// sequence is more than MaxSequenceJump past IncomingSequence, counts it
+// in Stats.SequenceJumps and changes nothing else. Without the window,
+// one forged packet with a huge sequence would make every later real
+// packet look old, and the connection would time out.
+//
+// The window is what a real connection can skip: the fastest sender
+// times the longest outage a connection should survive. A message takes
+// one sequence however many fragments carry it. A server sends a client
+// at most one message per server frame, and sv_fps is at most 250; a
+// client sends at most cl_maxpackets (at most 125) usercmd messages a
+// second. The server drops a client after sv_timeout (40 s by default)
+// of silence, the client a server after cl_timeout (30 s). So 250 * 40 =
+// 10000 sequences is the largest gap a connection with default timeouts
+// can live through; the window rounds that up to 2^14 = 16384, which is
+// 65 s at sv_fps 250, 131 s at cl_maxpackets 125, and 819 s at the
+// default sv_fps of 20. A connection whose peer sent more than that while
+// nothing got through (timeouts raised towards their 3600 s maximum) sees
+// every later packet dropped as a jump and can only time out.
+//
+// The window applies from the first packet: a new Chan (IncomingSequence
+// 0) accepts sequences 1 to MaxSequenceJump, so its peer's first packets
+// may be lost. It does not stop a forger who can guess the current
+// sequence (sequences start at 1 and grow at a known pace): such a packet
+// still skips up to the window. The defence against forged packets is
+// that a channel only takes packets from its peer's exact address.
+const MaxSequenceJump = 1 << 14
+
 // Limits of the send queue that holds messages given to Transmit while a
 // fragmented message is still going out.
 const (
@@ -190,9 +219,10 @@ const (
 	ResultDuplicate                     // incoming sequence not newer than the last delivered: dropped
 	ResultFragmentDropped               // incoming fragment out of order or stale: dropped
 	ResultMalformed                     // incoming packet rejected with an error
+	ResultSequenceJump                  // incoming sequence more than MaxSequenceJump ahead: dropped
 )
 
-var resultNames = [...]string{"sent", "delivered", "partial", "duplicate", "fragment-dropped", "malformed"}
+var resultNames = [...]string{"sent", "delivered", "partial", "duplicate", "fragment-dropped", "malformed", "sequence-jump"}
 
 // String returns a short lowercase name of r.
 func (r Result) String() string {
@@ -223,7 +253,7 @@ type Stats struct {
 	Dropped uint32
 
 	LastSentSequence     uint32 // sequence field of the last packet sent
-	LastReceivedSequence uint32 // sequence field of the last well-formed packet received
+	LastReceivedSequence uint32 // sequence field of the last well-formed packet received, jumps excepted
 
 	PacketsOut, BytesOut uint64 // packets written to the Conn, headers included
 	PacketsIn, BytesIn   uint64 // packets given to Process, headers included
@@ -234,6 +264,9 @@ type Stats struct {
 	FragmentsReceived uint64 // fragments stored for reassembly
 	FragmentsDropped  uint64 // fragments dropped: lost predecessor, stale, bad length
 	Malformed         uint64 // packets rejected with an error
+	// SequenceJumps counts packets dropped because their sequence was
+	// more than MaxSequenceJump past the last delivered one.
+	SequenceJumps uint64
 
 	QueuedMessages, QueuedBytes int // messages waiting behind a fragmented one
 }
@@ -443,9 +476,11 @@ func (c *Chan) send(packet []byte, h Header) error {
 // connectionless.
 //
 // ok is false, with a nil error, for a packet that is dropped in the normal
-// course of things: a duplicate or out-of-order sequence, a fragment that
-// does not continue the message being reassembled (one fragment lost loses
-// the message), or a fragment that does not complete its message yet. A
+// course of things: a duplicate or out-of-order sequence, a sequence more
+// than MaxSequenceJump ahead (which changes nothing but the counters), a
+// fragment that does not continue the message being reassembled (one
+// fragment lost loses the message), or a fragment that does not complete
+// its message yet. A
 // malformed packet is dropped with an error: a truncated header, a wrong
 // qport on a ServerSide chan, a fragment longer than FragmentSize or whose
 // length field disagrees with the packet, or a message longer than
@@ -463,6 +498,12 @@ func (c *Chan) Process(packet []byte) (msg []byte, ok bool, err error) {
 	}
 	if c.side == ServerSide && h.Qport != c.qport {
 		return c.malformed(packet, h, ErrQportMismatch)
+	}
+	// No overflow: sequences are 31 bits.
+	if h.Sequence > c.incomingSequence+MaxSequenceJump {
+		c.stats.SequenceJumps++
+		c.trace(packet, h, ResultSequenceJump, 0)
+		return nil, false, nil
 	}
 	c.stats.LastReceivedSequence = h.Sequence
 	body := packet[h.Len():]
