@@ -160,7 +160,7 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 		}
 		switch oob.Command(text) {
 		case oob.CmdGetChallenge:
-			s.sendOOB(oob.FormatChallengeResponse(s.challenge))
+			s.sendOOB(oob.FormatChallengeResponse(s.challenge, 0))
 		case oob.CmdConnect:
 			if s.refuse != "" {
 				s.sendOOB(oob.FormatPrint(s.refuse))

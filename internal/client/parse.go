@@ -76,7 +76,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		if c.state != Connecting {
 			return
 		}
-		ch, err := oob.ParseChallengeResponse(text)
+		ch, _, _, err := oob.ParseChallengeResponse(text)
 		if err != nil {
 			c.fail(err)
 			return

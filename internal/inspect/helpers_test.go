@@ -73,7 +73,7 @@ func newSession(big bool) *session {
 	s := &session{}
 	oobPkt := func(d Dir, text string) { s.pkts = append(s.pkts, packet{d, oob.Packet(text)}) }
 	oobPkt(ClientToServer, "getchallenge")
-	oobPkt(ServerToClient, oob.FormatChallengeResponse(testChallenge))
+	oobPkt(ServerToClient, oob.FormatChallengeResponse(testChallenge, 0))
 	connect, _ := oob.FormatConnect(`\name\Tester\protocol\3\qport\777\challenge\19088743`)
 	oobPkt(ClientToServer, connect)
 	oobPkt(ServerToClient, oob.CmdConnectResponse+" 19088743")

@@ -284,7 +284,7 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 	m.OOB = o
 	switch {
 	case eq(o.Command, oob.CmdChallengeResponse):
-		ch, err := oob.ParseChallengeResponse(text)
+		ch, _, _, err := oob.ParseChallengeResponse(text)
 		if err != nil {
 			m.Err = err.Error()
 			return

@@ -176,7 +176,9 @@ func FuzzParse(f *testing.F) {
 		"statusResponse\n" + serverInfo + "\n12 48 \"Player One\"\n0 999 \"bot\"\n",
 		"challengeResponse -12345",
 		"challengeResponse 77 12 71",
+		"getchallenge 123 ........",
 		"connectResponse",
+		"connectResponse -559038737",
 		"print\nServer is full.\n",
 		"disconnect",
 	} {
@@ -226,9 +228,19 @@ func checkQueries(t *testing.T, text string) {
 			t.Fatalf("infoResponse round trip of %q: %q, %v", info, got, err)
 		}
 	}
-	if n, err := ParseChallengeResponse(text); err == nil {
-		if got, err := ParseChallengeResponse(FormatChallengeResponse(n)); err != nil || got != n {
-			t.Fatalf("challengeResponse round trip of %d: %d, %v", n, got, err)
+	if ch, cl, _, err := ParseChallengeResponse(text); err == nil {
+		if gch, gcl, pv, err := ParseChallengeResponse(FormatChallengeResponse(ch, cl)); err != nil || gch != ch || gcl != cl || pv != ProtocolVersion {
+			t.Fatalf("challengeResponse round trip of %d %d: %d %d %d, %v", ch, cl, gch, gcl, pv, err)
+		}
+	}
+	if cl, err := ParseGetChallenge(text); err == nil {
+		if got, err := ParseGetChallenge(FormatGetChallenge(cl)); err != nil || got != cl {
+			t.Fatalf("getchallenge round trip of %d: %d, %v", cl, got, err)
+		}
+	}
+	if ch, ok, err := ParseConnectResponse(text); err == nil && ok {
+		if got, ok, err := ParseConnectResponse(FormatConnectResponse(ch)); err != nil || !ok || got != ch {
+			t.Fatalf("connectResponse round trip of %d: %d %v, %v", ch, got, ok, err)
 		}
 	}
 	if msg, err := ParsePrint(text); err == nil {

@@ -9,9 +9,8 @@ import (
 )
 
 // Connectionless command names, as Quake III spells them. Commands are
-// matched ignoring case. CmdGetChallenge, CmdConnectResponse and
-// CmdDisconnect carry no arguments from Tremor, so the constant is the
-// whole packet text; [Command] recognises them.
+// matched ignoring case. CmdDisconnect carries no arguments, so the
+// constant is the whole packet text; [Command] recognises it.
 const (
 	CmdGetInfo           = "getinfo"
 	CmdGetStatus         = "getstatus"
@@ -34,7 +33,39 @@ const (
 	// MaxChallengeLen is the longest getinfo/getstatus challenge accepted;
 	// ioquake3 ignores longer ones.
 	MaxChallengeLen = 128
+
+	// MinChallengeRequestLen is the shortest getchallenge packet, marker
+	// and terminating NUL included, that [FormatGetChallenge] writes. A
+	// server answers a getchallenge only if its reply is no longer than
+	// the request, so a forged source address cannot turn the server into
+	// an amplifier; the padding pays for the reply in advance.
+	MinChallengeRequestLen = 64
+
+	// ProtocolVersion is the protocol version a challengeResponse
+	// announces. It is internal/proto's Version, which this package
+	// cannot import (internal/proto imports it); a test in
+	// internal/client checks that the two agree.
+	ProtocolVersion = 3
 )
+
+// BadChallengePrint is the text of the print a server sends to a connect
+// whose challenge it did not give to that address or has forgotten. A
+// client recognises it with [IsBadChallenge] and asks for a fresh
+// challenge.
+const BadChallengePrint = "No or bad challenge for your address.\n"
+
+// badChallengePrefix is the part of BadChallengePrint that IsBadChallenge
+// matches: the stable start of Quake III's message.
+const badChallengePrefix = "No or bad challenge"
+
+// IsBadChallenge reports whether msg, the text of a print, says that the
+// server refused a connect for its challenge: it starts, after any
+// whitespace, with "No or bad challenge" (ignoring case), as
+// [BadChallengePrint] and Quake III's message do.
+func IsBadChallenge(msg string) bool {
+	msg = strings.TrimLeft(msg, " \t\r\n")
+	return len(msg) >= len(badChallengePrefix) && equalFold(msg[:len(badChallengePrefix)], badChallengePrefix)
+}
 
 // PlayerLine is one player of a statusResponse: `<score> <ping> "<name>"`.
 type PlayerLine struct {
@@ -277,25 +308,105 @@ func parsePlayerLine(line string) (PlayerLine, error) {
 	return PlayerLine{Score: int(score), Ping: int(ping), Name: tok[2]}, nil
 }
 
-// FormatChallengeResponse returns the text of a getchallenge reply,
-// "challengeResponse <challenge>".
-func FormatChallengeResponse(challenge int32) string {
-	return CmdChallengeResponse + " " + strconv.FormatInt(int64(challenge), 10)
+// FormatGetChallenge returns the text of a getchallenge request,
+// "getchallenge <clientChallenge> <padding>" (ioquake3's form plus the
+// padding). clientChallenge is a number the client picks at random for
+// each connection attempt; the server echoes it in its challengeResponse,
+// so a client can tell a reply to its own request from a forged one. The
+// padding is one token of '.' characters that makes the packet
+// ([AppendPacket]: marker, text, NUL) [MinChallengeRequestLen] bytes long.
+func FormatGetChallenge(clientChallenge int32) string {
+	text := CmdGetChallenge + " " + strconv.FormatInt(int64(clientChallenge), 10) + " "
+	pad := max(1, MinChallengeRequestLen-len(Marker)-1-len(text))
+	return text + strings.Repeat(".", pad)
 }
 
-// ParseChallengeResponse reads a getchallenge reply and returns its
-// challenge. Further arguments, which ioquake3 servers add, are ignored.
-func ParseChallengeResponse(text string) (int32, error) {
-	line, err := expect(text, CmdChallengeResponse)
+// ParseGetChallenge reads a getchallenge request and returns its client
+// challenge: a 32-bit decimal integer, or 0 when it is missing (Quake III
+// clients send a bare "getchallenge"). Further arguments (the padding,
+// the game name ioquake3 clients send) are ignored; whether the packet is
+// long enough is for the server to check against
+// [MinChallengeRequestLen].
+func ParseGetChallenge(text string) (clientChallenge int32, err error) {
+	line, err := expect(text, CmdGetChallenge)
 	if err != nil {
 		return 0, err
 	}
 	arg := argv1(line)
+	if arg == "" {
+		return 0, nil
+	}
 	n, err := strconv.ParseInt(arg, 10, 32)
 	if err != nil {
-		return 0, fmt.Errorf("oob: challengeResponse challenge %q is not a 32-bit integer", arg)
+		return 0, fmt.Errorf("oob: getchallenge client challenge %q is not a 32-bit integer", arg)
 	}
 	return int32(n), nil
+}
+
+// FormatChallengeResponse returns the text of a getchallenge reply in
+// ioquake3's form, "challengeResponse <challenge> <clientChallenge>
+// <protocol>": the challenge the client must put in its connect, the
+// client challenge of the getchallenge it answers (0 if that had none),
+// and [ProtocolVersion].
+func FormatChallengeResponse(challenge, clientChallenge int32) string {
+	return CmdChallengeResponse + " " + strconv.FormatInt(int64(challenge), 10) + " " +
+		strconv.FormatInt(int64(clientChallenge), 10) + " " + strconv.Itoa(ProtocolVersion)
+}
+
+// ParseChallengeResponse reads a getchallenge reply: the challenge, then
+// the client challenge and the protocol version, each a 32-bit decimal
+// integer. The last two are 0 when missing, as in Quake III's
+// "challengeResponse <challenge>"; further arguments are ignored.
+func ParseChallengeResponse(text string) (challenge, clientChallenge, protocol int32, err error) {
+	line, err := expect(text, CmdChallengeResponse)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var args [3]int32
+	names := [3]string{"challenge", "client challenge", "protocol"}
+	_, next, _ := nextToken(line, 0, false)
+	for i := range args {
+		tok, n, ok := nextToken(line, next, false)
+		if !ok {
+			if i == 0 {
+				return 0, 0, 0, errors.New("oob: challengeResponse without challenge")
+			}
+			break
+		}
+		next = n
+		v, err := strconv.ParseInt(tok, 10, 32)
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("oob: challengeResponse %s %q is not a 32-bit integer", names[i], tok)
+		}
+		args[i] = int32(v)
+	}
+	return args[0], args[1], args[2], nil
+}
+
+// FormatConnectResponse returns the text of the reply to an accepted
+// connect, "connectResponse <challenge>", with the challenge of that
+// connect so that the client can tell it from a forged or stale one.
+func FormatConnectResponse(challenge int32) string {
+	return CmdConnectResponse + " " + strconv.FormatInt(int64(challenge), 10)
+}
+
+// ParseConnectResponse reads the reply to a connect and returns its
+// challenge, a 32-bit decimal integer. ok is false when it has none (the
+// Quake III form, "connectResponse"); further arguments are ignored.
+func ParseConnectResponse(text string) (challenge int32, ok bool, err error) {
+	line, err := expect(text, CmdConnectResponse)
+	if err != nil {
+		return 0, false, err
+	}
+	arg := argv1(line)
+	if arg == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(arg, 10, 32)
+	if err != nil {
+		return 0, false, fmt.Errorf("oob: connectResponse challenge %q is not a 32-bit integer", arg)
+	}
+	return int32(n), true, nil
 }
 
 // FormatPrint returns the text of a print message, "print\n<msg>", which a

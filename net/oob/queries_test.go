@@ -182,30 +182,120 @@ func TestStatusResponseErrors(t *testing.T) {
 	}
 }
 
-func TestChallengeResponse(t *testing.T) {
+func TestGetChallenge(t *testing.T) {
+	for _, n := range []int32{1, 7, 123456, 2147483647, 0, -2147483648} {
+		text := FormatGetChallenge(n)
+		p := Packet(text)
+		if len(p) < MinChallengeRequestLen || len(p) > MinChallengeRequestLen+1 {
+			t.Errorf("FormatGetChallenge(%d): %d-byte packet, want %d", n, len(p), MinChallengeRequestLen)
+		}
+		args := Tokenize(text)
+		if args.Argc() != 3 || args.Argv(0) != CmdGetChallenge || strings.Trim(args.Argv(2), ".") != "" {
+			t.Errorf("FormatGetChallenge(%d) = %q", n, text)
+		}
+		got, err := ParseGetChallenge(text)
+		if err != nil || got != n {
+			t.Errorf("ParseGetChallenge(%q) = %d, %v", text, got, err)
+		}
+	}
+	if got := FormatGetChallenge(5); got != "getchallenge 5 "+strings.Repeat(".", 44) {
+		t.Errorf("FormatGetChallenge(5) = %q", got)
+	}
 	tests := []struct {
-		name string
 		text string
 		want int32
-		err  bool
+		err  string
 	}{
-		{"positive", FormatChallengeResponse(123456), 123456, false},
-		{"negative", FormatChallengeResponse(-2147483648), -2147483648, false},
-		{"ioquake3 extra args", "challengeResponse 77 12 71", 77, false},
-		{"missing", "challengeResponse", 0, true},
-		{"not a number", "challengeResponse abc", 0, true},
-		{"wrong command", "connectResponse 5", 0, true},
+		{"getchallenge", 0, ""},
+		{"GETCHALLENGE 42", 42, ""},
+		{"getchallenge 42 Quake3Arena", 42, ""},
+		{"getchallenge -5 ...", -5, ""},
+		{"getchallenge x ...", 0, `oob: getchallenge client challenge "x" is not a 32-bit integer`},
+		{"getchallenge 2147483648", 0, `oob: getchallenge client challenge "2147483648" is not a 32-bit integer`},
+		{"getinfo 1", 0, `oob: command is "getinfo", want "getchallenge"`},
+	}
+	for _, tt := range tests {
+		got, err := ParseGetChallenge(tt.text)
+		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && err.Error() != tt.err) {
+			t.Errorf("ParseGetChallenge(%q) = %d, %v; want %d, %s", tt.text, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestChallengeResponse(t *testing.T) {
+	tests := []struct {
+		name       string
+		text       string
+		ch, cl, pv int32
+		err        bool
+	}{
+		{"positive", FormatChallengeResponse(123456, 99), 123456, 99, ProtocolVersion, false},
+		{"negative", FormatChallengeResponse(-2147483648, 2147483647), -2147483648, 2147483647, ProtocolVersion, false},
+		{"no client challenge", FormatChallengeResponse(8, 0), 8, 0, ProtocolVersion, false},
+		{"Quake III form", "challengeResponse 77", 77, 0, 0, false},
+		{"without protocol", "challengeResponse 77 12", 77, 12, 0, false},
+		{"ioquake3 form", "challengeResponse 77 12 71", 77, 12, 71, false},
+		{"further args", "challengeResponse 77 12 71 x", 77, 12, 71, false},
+		{"missing", "challengeResponse", 0, 0, 0, true},
+		{"not a number", "challengeResponse abc", 0, 0, 0, true},
+		{"client challenge not a number", "challengeResponse 1 abc", 0, 0, 0, true},
+		{"protocol not a number", "challengeResponse 1 2 3.0", 0, 0, 0, true},
+		{"wrong command", "connectResponse 5", 0, 0, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseChallengeResponse(tt.text)
-			if (err != nil) != tt.err || got != tt.want {
-				t.Errorf("ParseChallengeResponse(%q) = %d, %v", tt.text, got, err)
+			ch, cl, pv, err := ParseChallengeResponse(tt.text)
+			if (err != nil) != tt.err || ch != tt.ch || cl != tt.cl || pv != tt.pv {
+				t.Errorf("ParseChallengeResponse(%q) = %d %d %d, %v", tt.text, ch, cl, pv, err)
 			}
 		})
 	}
-	if got := FormatChallengeResponse(5); got != "challengeResponse 5" {
-		t.Errorf("FormatChallengeResponse(5) = %q", got)
+	if got := FormatChallengeResponse(5, 6); got != "challengeResponse 5 6 "+fmt.Sprint(ProtocolVersion) {
+		t.Errorf("FormatChallengeResponse(5, 6) = %q", got)
+	}
+	// The reply is never longer than the request, whatever the numbers.
+	if r, q := len(Packet(FormatChallengeResponse(-2147483648, -2147483648))), len(Packet(FormatGetChallenge(1))); r > q {
+		t.Errorf("longest challengeResponse %d bytes, shortest getchallenge %d", r, q)
+	}
+}
+
+func TestConnectResponse(t *testing.T) {
+	tests := []struct {
+		text string
+		ch   int32
+		ok   bool
+		err  bool
+	}{
+		{FormatConnectResponse(-559038737), -559038737, true, false},
+		{"connectResponse", 0, false, false},
+		{"connectResponse 5 x", 5, true, false},
+		{"connectResponse x", 0, false, true},
+		{"challengeResponse 5", 0, false, true},
+	}
+	for _, tt := range tests {
+		ch, ok, err := ParseConnectResponse(tt.text)
+		if ch != tt.ch || ok != tt.ok || (err != nil) != tt.err {
+			t.Errorf("ParseConnectResponse(%q) = %d %v %v", tt.text, ch, ok, err)
+		}
+	}
+	if got := FormatConnectResponse(12); got != "connectResponse 12" {
+		t.Errorf("FormatConnectResponse(12) = %q", got)
+	}
+}
+
+func TestIsBadChallenge(t *testing.T) {
+	for msg, want := range map[string]bool{
+		BadChallengePrint:                       true,
+		"No or bad challenge for your address.": true,
+		"\nno or BAD challenge, try again":      true,
+		"No or bad":                             false,
+		"Server is full.\n":                     false,
+		"":                                      false,
+		"Bad challenge.":                        false,
+	} {
+		if got := IsBadChallenge(msg); got != want {
+			t.Errorf("IsBadChallenge(%q) = %v", msg, got)
+		}
 	}
 }
 
