@@ -1,0 +1,30 @@
+// Package hostile holds the scenario tests of issue 11, run with the real
+// binaries over UDP on 127.0.0.1: cmd/server, cmd/headless and
+// cmd/hostile, built with CGO_ENABLED=0 into the test's temporary
+// directory, each scenario on a fresh server.
+//
+// TestHostileBinaries (make hostile) checks that a server
+//
+//   - keeps 64 headless clients joining a sv_maxclients 64 server at once,
+//     and through a map change: none dropped, no server-command gap;
+//   - outlasts a client that sends 300 userinfo renames in one message
+//     while 5 headless clients play (with sv_floodProtect at its default
+//     and at 0): the 5 stay and get every chat line, the offender is
+//     throttled or dropped;
+//   - sends back no more bytes than it receives under a getstatus flood
+//     from 64 source ports, and lets a client join during it;
+//   - keeps a join working through 1100 getchallenge packets from fresh
+//     ports sent between its getchallenge and its connect;
+//   - refuses rcon exec of files outside its directory (/etc/passwd);
+//   - keeps answering the right rcon password from 127.0.0.1 through a
+//     wrong-password flood from 127.0.0.2-127.0.0.250.
+//
+// TestCrowd (make crowd) is the long run, not for CI: 64 clients playing
+// for -crowd (10 minutes in make crowd) through two map changes.
+//
+// Flags after -args: -serverbin and -headlessbin run given binaries
+// instead of building them (to compare builds), -serverlog prints every
+// server log.
+//
+// The package has no code of its own; everything is in its tests.
+package hostile
