@@ -1,7 +1,7 @@
 # Tremor: build, test and run. `make help` lists the targets.
 #
 # Recipes are bash scripts (one shell per recipe, stop at the first error).
-# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT.
+# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT, SOAK, CROWD.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -25,6 +25,8 @@ BENCHTIME ?= 1s
 TEST_TIMEOUT ?= 5m
 # How long `make soak` runs.
 SOAK ?= 10m
+# How long the 64 clients of `make crowd` play.
+CROWD ?= 10m
 # Arguments for `make run` and `make server`.
 ARGS ?=
 
@@ -36,9 +38,9 @@ DEB_PACKAGES := gcc libc6-dev \
 	xvfb xauth
 STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
-NOCGO_CMDS := cmd/server cmd/headless cmd/inspect
+NOCGO_CMDS := cmd/server cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak bandwidth build run server clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -129,10 +131,16 @@ bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
 soak: ## long soak: 8 headless clients on a terrible network (SOAK, default 10m), a 2 s blackout every 30 s
 	@go test -race -count=1 -run TestSoak -timeout 0 ./internal/client/headless -args -soak=$(SOAK)
 
+hostile: ## issue 11's attacks with the real server, headless and hostile binaries over UDP (verbose)
+	@go test -count=1 -v -run '^TestHostileBinaries$$' -timeout 5m ./internal/e2e/hostile
+
+crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), real binaries over UDP
+	@go test -count=1 -v -run '^TestCrowd$$' -timeout 0 ./internal/e2e/hostile -args -crowd=$(CROWD)
+
 bandwidth: ## measure bytes per second per client with the real binaries over UDP (DURATION seconds per run)
 	@.ci/bandwidth.sh
 
-build: ## compile every package; build bin/client, and bin/server with CGO_ENABLED=0
+build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, headless, inspect, hostile) with CGO_ENABLED=0
 	@echo "==> go build $(PKGS)"
 	go build $(PKGS)
 	echo "==> go build -o bin/ ./cmd/client"

@@ -58,6 +58,7 @@ var cgoFreeCommands = []string{
 	"tremor/cmd/server",
 	"tremor/cmd/headless",
 	"tremor/cmd/inspect",
+	"tremor/cmd/hostile",
 }
 
 // pkg is the part of `go list -json` output the rules need.
