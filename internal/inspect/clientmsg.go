@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -9,38 +10,30 @@ import (
 	"tremor/net/msg"
 )
 
-// clientMessage decodes a client→server message body. The client
-// scrambles with the setting of its gamestate, and the server reads the
-// operations only when the header carries the current server id: the
-// inspector unscrambles when the header's server id is that of the last
-// gamestate it saw and that gamestate said sv_scramble 1, and tries the
-// other way if that fails.
+// clientMessage decodes a client→server message body. A client writes
+// under the server id of the gamestate it holds, with that gamestate's
+// scramble setting and checksum feed, and keys the scrambling and its
+// usercmds with the last server command it received (the header's
+// reliable acknowledge) and the last server message (its message
+// acknowledge); the server reads the operations only when the id is its
+// current one. The inspector reads with the settings it kept for the
+// header's server id, which is not always the newest gamestate's: a
+// client goes on writing under the old id until the new gamestate
+// reaches it. If it did not see that gamestate or that server command,
+// it cannot decode the message and says so (ErrCannotDecode).
 func (c *conn) clientMessage(m *Message, body []byte) {
-	scramble := false
-	var h proto.ClientHeader
-	{
-		var r msg.Reader
-		r.Reset(body, msg.Huffman)
-		h = proto.ReadClientHeader(&r)
-		if r.Err() == nil {
-			scramble = c.haveGamestate && c.scramble && h.ServerID == c.serverID
-		}
-	}
-	ops, bits, err := c.parseClient(body, scramble)
-	if err != nil && c.haveGamestate {
-		if ops2, bits2, err2 := c.parseClient(body, !scramble); err2 == nil {
-			ops, bits, err, scramble = ops2, bits2, nil, !scramble
-		}
-	}
+	ops, bits, scramble, err := c.parseClient(body)
 	m.Ops, m.Bits, m.Scrambled = ops, bits, scramble
 	if err != nil {
 		m.Err = err.Error()
+		m.CannotDecode = errors.Is(err, ErrCannotDecode)
 	}
 	c.commitClient(ops)
 }
 
-// parseClient reads a client→server body without changing c.
-func (c *conn) parseClient(body []byte, scramble bool) ([]Op, int, error) {
+// parseClient reads a client→server body without changing c. It
+// reports whether the body was scrambled.
+func (c *conn) parseClient(body []byte) ([]Op, int, bool, error) {
 	b := c.scratch[:len(body)]
 	copy(b, body)
 	r := &c.r
@@ -53,13 +46,7 @@ func (c *conn) parseClient(body []byte, scramble bool) ([]Op, int, error) {
 		hb[i] = r.BitPos() - start
 	}
 	if r.Err() != nil {
-		return nil, r.BitPos(), r.Err()
-	}
-	lastServerCommand := c.serverCmds[h.ReliableAcknowledge&cmdMask]
-	if scramble {
-		proto.ScrambleClientMessage(b, c.challenge, lastServerCommand)
-		r.Reset(b, msg.Huffman)
-		proto.ReadClientHeader(r)
+		return nil, r.BitPos(), false, r.Err()
 	}
 	// The server reads the rest only from a client with its gamestate.
 	current := c.haveGamestate && h.ServerID == c.serverID
@@ -69,28 +56,65 @@ func (c *conn) parseClient(body []byte, scramble bool) ([]Op, int, error) {
 		{Name: "reliableAcknowledge", Value: strconv.Itoa(int(h.ReliableAcknowledge)), Bits: hb[2]},
 		{Name: "current", Value: strconv.FormatBool(current)},
 	}}}
+	set, err := c.settings(h.ServerID)
+	if err != nil {
+		return ops, r.BitPos(), false, err
+	}
+	lastServerCommand, known := c.serverCmds.get(h.ReliableAcknowledge)
+	if set.scramble {
+		switch {
+		case !c.haveChallenge:
+			return ops, r.BitPos(), true, fmt.Errorf("%w: scrambled, and the handshake (the challenge) was not seen", ErrCannotDecode)
+		case !known:
+			return ops, r.BitPos(), true, fmt.Errorf("%w: scrambled with server command %d, which was not seen", ErrCannotDecode, h.ReliableAcknowledge)
+		}
+		proto.ScrambleClientMessage(b, c.challenge, lastServerCommand)
+		r.Reset(b, msg.Huffman)
+		proto.ReadClientHeader(r)
+	}
 	cmdSeq := c.clientCmdSeq
 	lastTime := c.lastCmdTime
-	return readOps(r, ops, proto.ClcEOF, proto.ClcNop, func(op uint8) (Op, error) {
+	ops, bits, err := readOps(r, ops, proto.ClcEOF, proto.ClcNop, func(op uint8) (Op, error) {
 		switch op {
 		case proto.ClcClientCommand:
 			return readCommand(r, OpClientCommand, proto.ReadClientCommand, &cmdSeq, current)
 		case proto.ClcMove, proto.ClcMoveNoDelta:
-			key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(h.MessageAcknowledge), lastServerCommand)
+			if !known {
+				return Op{}, fmt.Errorf("%w: usercmds keyed with server command %d, which was not seen", ErrCannotDecode, h.ReliableAcknowledge)
+			}
+			key := proto.UsercmdKey(uint32(set.feed), uint32(h.MessageAcknowledge), lastServerCommand)
 			o := readMove(r, key, op == proto.ClcMoveNoDelta)
-			if current {
-				for _, cmd := range o.Move.Cmds {
-					if cmd.ServerTime > lastTime {
-						lastTime = cmd.ServerTime
-						o.Move.New++
-					}
-				}
+			if current && r.Err() == nil { // the server executes none of a bad packet
+				o.Move.New = countNew(o.Move.Cmds, &lastTime)
 				o.Fields = append(o.Fields, Field{Name: "new", Value: strconv.Itoa(o.Move.New)})
 			}
 			return o, nil
 		}
 		return Op{}, fmt.Errorf("%w %d in a client message", proto.ErrBadOp, op)
 	})
+	return ops, bits, set.scramble, err
+}
+
+// countNew counts the usercmds of a packet the server executes, as
+// server.userMove picks them: in order, skipping a command later than
+// the packet's last (out of order) and every one not newer than the last
+// executed, *last, which it advances. (A command whose time the server
+// pulls back to its clock, MaxCommandAhead, is counted as sent: the
+// inspector does not know the server's clock.)
+func countNew(cmds []bg.UserCmd, last *int32) int {
+	if len(cmds) == 0 {
+		return 0
+	}
+	end := cmds[len(cmds)-1].ServerTime
+	n := 0
+	for _, cmd := range cmds {
+		if cmd.ServerTime > end || cmd.ServerTime <= *last {
+			continue
+		}
+		*last = cmd.ServerTime
+		n++
+	}
+	return n
 }
 
 // readMove reads a usercmd packet (proto.ReadMove) with a breakdown per
@@ -132,13 +156,9 @@ func (c *conn) commitClient(ops []Op) {
 		switch {
 		case o.Name == OpClientCommand && o.Command.New && o.Command.Sequence > c.clientCmdSeq:
 			c.clientCmdSeq = o.Command.Sequence
-			c.clientCmds[o.Command.Sequence&cmdMask] = o.Command.Text
-		case o.Move != nil:
-			for _, cmd := range o.Move.Cmds {
-				if o.Move.New > 0 && cmd.ServerTime > c.lastCmdTime {
-					c.lastCmdTime = cmd.ServerTime
-				}
-			}
+			c.clientCmds.put(o.Command.Sequence, o.Command.Text)
+		case o.Move != nil && o.Move.New > 0:
+			countNew(o.Move.Cmds, &c.lastCmdTime)
 		}
 	}
 }

@@ -15,6 +15,54 @@ import (
 
 const cmdMask = proto.MaxReliableCommands - 1
 
+// ErrCannotDecode is the reason (Message.Err, with CannotDecode set)
+// for a message body the inspector cannot decode because it did not see
+// something the decoding depends on: the handshake (the challenge), the
+// gamestate of the server id a client wrote under (its scramble setting
+// and checksum feed), or the reliable command a key hashes. Values read
+// without it would be wrong, so none are shown.
+var ErrCannotDecode = errors.New("inspect: cannot decode")
+
+// cmdRing holds the last MaxReliableCommands reliable commands of one
+// direction as their receiver holds them, and the sequence each slot
+// holds, so that a command the inspector never saw is known to be
+// unknown rather than read from a stale slot.
+type cmdRing struct {
+	seq  [proto.MaxReliableCommands]int32
+	text [proto.MaxReliableCommands]string
+}
+
+func (r *cmdRing) put(seq int32, text string) {
+	i := seq & cmdMask
+	r.seq[i], r.text[i] = seq, text
+}
+
+// get returns the text of command seq and whether the inspector has it.
+// Sequence 0, before any command, is the empty text both ends start
+// with.
+func (r *cmdRing) get(seq int32) (string, bool) {
+	if seq == 0 {
+		return "", true
+	}
+	i := seq & cmdMask
+	return r.text[i], r.seq[i] == seq
+}
+
+// idSettings is what a client writes with while it holds the gamestate
+// of one server id, the id its messages carry: the scramble setting of
+// that gamestate's systeminfo and its checksum feed (a usercmd key
+// input). A client goes on writing under the old id until the new
+// gamestate reaches it, so the inspector keeps the last few.
+type idSettings struct {
+	id        int32
+	scramble  bool
+	feed      int32
+	ambiguous bool // two different settings were seen under this id
+}
+
+// keptIDs is how many server ids' settings a connection keeps.
+const keptIDs = 4
+
 // snapEntry is one snapshot kept as a possible delta base.
 type snapEntry struct {
 	messageNum int32
@@ -31,13 +79,20 @@ type snapEntry struct {
 type conn struct {
 	used uint64
 
-	challenge        uint32 // the connection's, once connectResponse passed
-	pendingChallenge uint32 // from the last connect
+	// The connection's challenge, once a connectResponse passed, if
+	// haveChallenge: the one it carries, else the one of the connect it
+	// answered or, failing that, of the last challengeResponse.
+	challenge        uint32
+	haveChallenge    bool
+	pendingChallenge uint32 // from the last connect, if havePending
+	havePending      bool
+	offeredChallenge uint32 // from the last challengeResponse, if haveOffered
+	haveOffered      bool
 	up, down         channel
 
-	serverCmds   [proto.MaxReliableCommands]string // as the client holds them
+	serverCmds   cmdRing // as the client holds them
 	serverCmdSeq int32
-	clientCmds   [proto.MaxReliableCommands]string // as the server holds them
+	clientCmds   cmdRing // as the server holds them
 	clientCmdSeq int32
 	bcs          proto.BigConfigstring
 
@@ -45,9 +100,18 @@ type conn struct {
 	haveGamestate bool
 	serverID      int32
 	scramble      bool
+	ids           [keptIDs]idSettings // newest first
+	nids          int
 
 	snaps       [proto.PacketBackup]snapEntry
 	lastCmdTime int32
+	// The SnapServerCount flag of the snapshots since the last gamestate
+	// (the server toggles it at every map and restart), once one came.
+	// A snapshot with the other one means the inspector missed a
+	// gamestate (missedGamestate): it does not have the baselines.
+	countFlag       uint8
+	countKnown      bool
+	missedGamestate bool
 
 	r       msg.Reader
 	scratch [netchan.MaxMsgLen]byte
@@ -60,34 +124,97 @@ func newConn() *conn {
 }
 
 // connect starts a new connection (connectResponse): fresh channels and
-// rings, the challenge of the connect that was answered.
-func (c *conn) connect() {
-	ch := c.pendingChallenge
-	if ch == 0 {
-		ch = c.challenge
+// rings, and the challenge: ch if the connectResponse carried it (ok),
+// else the one of the connect that was answered, or of the
+// challengeResponse before it.
+func (c *conn) connect(ch uint32, ok bool) {
+	switch {
+	case ok:
+	case c.havePending:
+		ch, ok = c.pendingChallenge, true
+	case c.haveOffered:
+		ch, ok = c.offeredChallenge, true
 	}
 	used := c.used
-	*c = conn{used: used, challenge: ch, gs: c.gs}
+	*c = conn{used: used, challenge: ch, haveChallenge: ok, gs: c.gs}
 	c.gs.Reset()
+	// Before its first gamestate a client writes under server id 0,
+	// unscrambled, with no checksum feed.
+	c.noteID(0, false, 0)
+}
+
+// noteID records the settings a client holding a gamestate of server id
+// id writes with. The same id seen again with other settings makes it
+// ambiguous: which ones a client used cannot be known.
+func (c *conn) noteID(id int32, scramble bool, feed int32) {
+	s := idSettings{id: id, scramble: scramble, feed: feed}
+	i := 0
+	for i < c.nids && c.ids[i].id != id {
+		i++
+	}
+	if i < c.nids {
+		old := c.ids[i]
+		s.ambiguous = old.ambiguous || old.scramble != scramble || old.feed != feed
+	} else if c.nids < keptIDs {
+		c.nids++
+	} else {
+		i = keptIDs - 1 // forget the oldest
+	}
+	copy(c.ids[1:i+1], c.ids[:i])
+	c.ids[0] = s
+}
+
+// settings returns what a client writing under server id id writes
+// with, or an error wrapping ErrCannotDecode.
+func (c *conn) settings(id int32) (idSettings, error) {
+	for _, s := range c.ids[:c.nids] {
+		if s.id != id {
+			continue
+		}
+		if s.ambiguous {
+			return s, fmt.Errorf("%w: server id %d came with two different settings", ErrCannotDecode, id)
+		}
+		return s, nil
+	}
+	return idSettings{}, fmt.Errorf("%w: no gamestate of server id %d seen", ErrCannotDecode, id)
 }
 
 // serverMessage decodes a server→client message body. It is read with
 // the scramble setting of the last gamestate the inspector saw, as the
 // client does; if that fails, with the other one (the inspector may have
-// seen a gamestate the client never got, or none at all).
+// seen a gamestate the client never got, or none at all). If neither
+// way reads and one could not be tried for want of a key input, the
+// message cannot be decoded.
 func (c *conn) serverMessage(m *Message, seq uint32, body []byte) {
 	scramble := c.scramble && c.haveGamestate
 	ops, bits, err := c.parseServer(seq, body, scramble)
 	if err != nil {
-		if ops2, bits2, err2 := c.parseServer(seq, body, !scramble); err2 == nil {
+		ops2, bits2, err2 := c.parseServer(seq, body, !scramble)
+		switch {
+		case err2 == nil:
 			ops, bits, err, scramble = ops2, bits2, nil, !scramble
+		case errors.Is(err2, ErrCannotDecode):
+			ops, bits, err, scramble = ops2, bits2, err2, !scramble
 		}
 	}
 	m.Ops, m.Bits, m.Scrambled = ops, bits, scramble
 	if err != nil {
 		m.Err = err.Error()
+		m.CannotDecode = errors.Is(err, ErrCannotDecode)
+		if m.CannotDecode {
+			return // nothing read can be trusted
+		}
 	}
 	c.commitServer(ops)
+}
+
+// cannotUnscrambleServer is the error for a scrambled server message
+// whose key the inspector lacks.
+func (c *conn) cannotUnscrambleServer(ack int32) error {
+	if !c.haveChallenge {
+		return fmt.Errorf("%w: scrambled, and the handshake (the challenge) was not seen", ErrCannotDecode)
+	}
+	return fmt.Errorf("%w: scrambled with client command %d, which was not seen", ErrCannotDecode, ack)
 }
 
 // parseServer reads a server→client body without changing c.
@@ -100,13 +227,17 @@ func (c *conn) parseServer(seq uint32, body []byte, scramble bool) ([]Op, int, e
 	if r.Err() != nil {
 		return nil, r.BitPos(), r.Err()
 	}
+	ops := []Op{{Name: OpReliableAck, Bits: r.BitPos(),
+		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(ack)), Bits: r.BitPos()}}}}
 	if scramble {
-		proto.ScrambleServerMessage(b, c.challenge, seq, c.clientCmds[ack&cmdMask])
+		last, ok := c.clientCmds.get(ack)
+		if !ok || !c.haveChallenge {
+			return ops, r.BitPos(), c.cannotUnscrambleServer(ack)
+		}
+		proto.ScrambleServerMessage(b, c.challenge, seq, last)
 		r.Reset(b, msg.Huffman)
 		r.ReadLong()
 	}
-	ops := []Op{{Name: OpReliableAck, Bits: r.BitPos(),
-		Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(ack)), Bits: r.BitPos()}}}}
 	cmdSeq := c.serverCmdSeq
 	gs := c.gs
 	fresh := false // a gamestate earlier in this message cleared the snapshots
@@ -193,17 +324,26 @@ func (c *conn) commitServer(ops []Op) {
 		switch {
 		case o.Command != nil && o.Command.New && o.Command.Sequence > c.serverCmdSeq:
 			c.serverCmdSeq = o.Command.Sequence
-			c.serverCmds[o.Command.Sequence&cmdMask] = o.Command.Text
+			c.serverCmds.put(o.Command.Sequence, o.Command.Text)
 			c.executeServerCommand(o.Command.Text)
 		case o.gs != nil:
 			c.gs = o.gs
 			c.haveGamestate = true
+			c.countKnown, c.missedGamestate = false, false
 			c.serverCmdSeq = max(c.serverCmdSeq, o.gs.CommandSequence)
 			c.snaps = [proto.PacketBackup]snapEntry{}
 			c.lastCmdTime = 0
 			c.systemInfo()
-		case o.Snapshot != nil && o.Snapshot.Valid:
+		case o.Snapshot != nil:
 			s := o.Snapshot
+			if f := s.Flags & proto.SnapServerCount; !c.countKnown {
+				c.countFlag, c.countKnown = f, true
+			} else if f != c.countFlag {
+				c.missedGamestate = true
+			}
+			if !s.Valid {
+				break
+			}
 			e := &c.snaps[s.MessageNum&proto.PacketMask]
 			e.messageNum, e.valid, e.serverTime, e.ps = s.MessageNum, true, s.ServerTime, s.PS
 			e.ents = append(e.ents[:0], s.Entities...)
@@ -237,6 +377,7 @@ func (c *conn) executeServerCommand(text string) {
 // configstring.
 func (c *conn) systemInfo() {
 	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
+	c.noteID(c.serverID, c.scramble, c.gs.ChecksumFeed)
 }
 
 // parseGamestate reads an SvcGamestate body with a breakdown per
@@ -343,6 +484,18 @@ func (c *conn) parseSnapshot(r *msg.Reader, seq int32, gs *proto.Gamestate, fres
 			h.ResolveTime(e.serverTime)
 		}
 	}
+	validField := strconv.FormatBool(s.Valid)
+	switch {
+	case fresh:
+	case !c.haveGamestate:
+		s.Valid, base = false, nil
+		validField = "false (no gamestate seen: no baselines)"
+	case c.missedGamestate || c.countKnown && h.Flags&proto.SnapServerCount != c.countFlag:
+		// The server restarted since the gamestate the inspector has:
+		// it missed the new one, so it does not have the baselines.
+		s.Valid, base = false, nil
+		validField = "false (a gamestate was missed: no baselines)"
+	}
 	s.ServerTime = h.ServerTime
 	timeField := Field{Name: "serverTime", Value: strconv.Itoa(int(h.ServerTime)), Bits: p3 - p2}
 	if h.TimeIncrement > 0 {
@@ -353,7 +506,7 @@ func (c *conn) parseSnapshot(r *msg.Reader, seq int32, gs *proto.Gamestate, fres
 	}
 	o.Fields = []Field{
 		{Name: "base", Value: strconv.Itoa(int(s.Base))},
-		{Name: "valid", Value: strconv.FormatBool(s.Valid)},
+		{Name: "valid", Value: validField},
 		{Name: "deltaNum", Value: strconv.Itoa(int(h.DeltaNum)), Bits: p1 - p0},
 		{Name: "flags", Value: snapFlags(h.Flags), Bits: p2 - p1},
 		timeField,

@@ -22,6 +22,17 @@
 // unscrambled with the keys both ends derive (netchan.ServerKey,
 // netchan.ClientKey); usercmds with proto.UsercmdKey.
 //
+// A client message is read with the settings of the gamestate whose
+// server id its header carries, not the newest one: after a map change
+// or map_restart a client goes on writing under the old gamestate, its
+// scramble setting and checksum feed, until the new one reaches it, so
+// the inspector keeps the settings of the last few server ids. What the
+// inspector did not see it does not guess: a message keyed by a
+// gamestate, a reliable command or a challenge it missed is reported as
+// [ErrCannotDecode] (Message.CannotDecode), and a snapshot after a
+// gamestate it missed (its SnapServerCount flag changed) is read but not
+// valid, as one from a lost delta base.
+//
 // Deltas are read by the bg field tables' own readers, once: their
 // field trace (msg.Reader.SetFieldTrace) reports each changed field and
 // its value, and where the reader stands after it gives its bits. The

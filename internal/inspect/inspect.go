@@ -89,6 +89,10 @@ type Message struct {
 	// Err says why decoding stopped early (the Ops read until then are
 	// kept), or why the packet is malformed or dropped.
 	Err string `json:"err,omitempty"`
+	// CannotDecode says decoding stopped because the inspector did not
+	// see something the body's decoding depends on (ErrCannotDecode):
+	// not a fault of the packet.
+	CannotDecode bool `json:"cannotDecode,omitempty"`
 }
 
 // OOB is a decoded connectionless packet.
@@ -292,7 +296,7 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 		o.Fields = append(o.Fields, Field{Name: "challenge", Value: fmt.Sprint(ch)})
 		if m.Dir == ServerToClient {
 			c := in.conn(clientAddr, true)
-			c.challenge = uint32(ch)
+			c.offeredChallenge, c.haveOffered = uint32(ch), true
 		}
 	case eq(o.Command, oob.CmdConnect):
 		ui, err := oob.ParseConnect(text)
@@ -305,13 +309,21 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 			c := in.conn(clientAddr, true)
 			var ch int64
 			if _, err := fmt.Sscan(oob.ValueForKey(ui, "challenge"), &ch); err == nil {
-				c.pendingChallenge = uint32(ch)
+				c.pendingChallenge, c.havePending = uint32(ch), true
 			}
 		}
 	case eq(o.Command, oob.CmdConnectResponse):
+		ch, ok, err := oob.ParseConnectResponse(text)
+		if err != nil {
+			m.Err = err.Error()
+			return
+		}
+		if ok {
+			o.Fields = append(o.Fields, Field{Name: "challenge", Value: fmt.Sprint(ch)})
+		}
 		if m.Dir == ServerToClient {
 			c := in.conn(clientAddr, true)
-			c.connect()
+			c.connect(uint32(ch), ok)
 		}
 	case eq(o.Command, oob.CmdInfoResponse):
 		if info, err := oob.ParseInfoResponse(text); err == nil {

@@ -229,14 +229,63 @@ func TestLoss(t *testing.T) {
 		}
 	})
 	t.Run("mid-stream", func(t *testing.T) {
-		// Attached after the handshake: no challenge, so scrambled
-		// bodies cannot be read, but nothing breaks.
+		// Attached after the handshake and the gamestate: no challenge,
+		// no server id, so the scrambled bodies cannot be read, and the
+		// inspector says so rather than show garbage.
 		msgs := feed(New(), s.pkts[5:])
-		if msgs[0].Kind != KindMessage || msgs[0].Err == "" && msgs[0].Scrambled {
-			t.Errorf("first packet: %s", msgs[0].Summary())
+		for i, m := range msgs {
+			if m.Kind == KindMessage && (!m.CannotDecode || len(m.Ops) != 1) {
+				t.Errorf("packet %d: %s", i, m.Summary())
+			}
 		}
 		_ = n
 	})
+	t.Run("lost gamestate", func(t *testing.T) {
+		// Attached before the handshake but blind to the gamestate: it
+		// knows the challenge, not the server id the client writes
+		// under, nor its checksum feed.
+		pkts := slices.Delete(slices.Clone(s.pkts), 4, 5)
+		msgs := feed(New(), pkts)
+		if m := msgs[4]; m.Dir != ClientToServer || !m.CannotDecode || m.Ops[0].Header.ServerID != testServerID {
+			t.Errorf("client message under an unseen gamestate: %s", m.Summary())
+		}
+	})
+}
+
+// TestCountNew: the usercmds of a packet the server executes, as
+// server.userMove picks them: newer than the last executed, and not
+// later than the packet's last one.
+func TestCountNew(t *testing.T) {
+	cmds := func(times ...int32) []bg.UserCmd {
+		var c []bg.UserCmd
+		for _, st := range times {
+			c = append(c, bg.UserCmd{ServerTime: st})
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		last  int32
+		cmds  []bg.UserCmd
+		n     int
+		after int32
+	}{
+		{0, nil, 0, 0},
+		{0, cmds(10, 20, 30), 3, 30},
+		{20, cmds(10, 20, 30), 1, 30},           // sent again for loss
+		{30, cmds(10, 20, 30), 0, 30},           // all old
+		{0, cmds(10, 40, 30), 2, 30},            // 40 is later than the last: skipped
+		{0, cmds(50, 60, 20), 1, 20},            // a clock reset: only the last
+		{0, cmds(10, 10, 20), 2, 20},            // equal times run once
+		{25, cmds(10, 30, 20, 40), 2, 40},       // 30 then 40
+		{-5, cmds(-3, -4, 0), 2, 0},             // out of order below the last
+		{100, cmds(200, 150, 120, 110), 1, 110}, // all but the last are later
+	} {
+		last := tc.last
+		n := countNew(tc.cmds, &last)
+		if n != tc.n || last != tc.after {
+			t.Errorf("countNew(%v from %d) = %d to %d, want %d to %d", tc.cmds, tc.last, n, last, tc.n, tc.after)
+		}
+	}
 }
 
 // TestLayoutMatchesTables sends random deltas through the bg tables and
