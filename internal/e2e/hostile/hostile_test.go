@@ -255,8 +255,8 @@ func testRenameFlood(t *testing.T, bins binaries, floodProtect string) {
 func testStatusFlood(t *testing.T, bins binaries) {
 	srv := startServer(t, bins.server)
 	flood := start(t, t.TempDir(), bins.hostile, "statusflood", "-server", srv.addr.String(), "-ports", "64", "-duration", "5s")
-	time.Sleep(time.Second)
-	hl := startHeadless(t, bins.headless, srv, 1, "-duration", "3s", "-chat-every", "0")
+	time.Sleep(500 * time.Millisecond)
+	hl := startHeadless(t, bins.headless, srv, 1, "-duration", "4s", "-chat-every", "0")
 	rep := headlessReport(t, hl, 30*time.Second)
 	res := hostileResult[statusFlood](t, flood, 30*time.Second)
 

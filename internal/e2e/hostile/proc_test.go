@@ -347,6 +347,11 @@ func headlessReport(t *testing.T, p *proc, d time.Duration) *headless.Report {
 		}
 		t.Errorf("headless did not end within %v; interrupted", d)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("headless stderr, last 20 lines:\n%s", tail(p.stderr.String(), 20))
+		}
+	})
 	var rep headless.Report
 	if err := json.Unmarshal([]byte(p.stdout.String()), &rep); err != nil {
 		t.Fatalf("headless report: %v (exit: %v)\nstdout:\n%s\nstderr:\n%s", err, p.err, tail(p.stdout.String(), 20), tail(p.stderr.String(), 30))
