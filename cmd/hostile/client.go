@@ -55,13 +55,12 @@ type gameClient struct {
 	// the flood goes out once, in one message, and is never resent.
 	resendFrom int32
 
-	times     [proto.PacketBackup]snapTime
-	snapTime  int32 // server time of the last snapshot
-	snaps     int
-	active    bool // a snapshot without SnapNotActive arrived
-	moves     bool // send usercmds
-	cmdTime   int32
-	everMoved bool
+	times    [proto.PacketBackup]snapTime
+	snapTime int32 // server time of the last snapshot
+	snaps    int
+	active   bool // a snapshot without SnapNotActive arrived
+	moves    bool // send usercmds
+	cmdTime  int32
 
 	dropped    bool
 	dropReason string
@@ -382,7 +381,6 @@ func (c *gameClient) send(from, to int32) (int, error) {
 		c.cmdTime = max(c.cmdTime+int32(tickInterval/time.Millisecond), c.snapTime)
 		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(c.messageAck), lastCmd)
 		proto.WriteMove(w, key, []bg.UserCmd{{ServerTime: c.cmdTime}}, true)
-		c.everMoved = true
 	}
 	w.WriteUint8(proto.ClcEOF)
 	if err := w.Err(); err != nil {

@@ -22,7 +22,7 @@ type renameFloodResult struct {
 	Scramble  bool   `json:"scramble"`
 	ClientNum int32  `json:"client_num"`
 	// Entered: the client was in the game (a snapshot without
-	// SnapNotActive) when it sent the flood; else it was still primed.
+	// SnapNotActive had come) when it sent the flood.
 	Entered bool `json:"entered"`
 	// MessageBytes is the flood message's body; Packets the UDP packets
 	// (fragments) it went out in.
@@ -61,7 +61,7 @@ func runRenameFlood(args []string, _, stderr io.Writer) (any, error) {
 	count := fs.Int("count", 300, "userinfo renames in the one message")
 	prefix := fs.String("prefix", "X", "the new names are PREFIX1 ... PREFIXcount")
 	name := fs.String("name", "Renamer", "the client's name before the flood")
-	enter := fs.Bool("enter", true, "enter the game (send usercmds until a snapshot says active) before the flood; false: flood while primed")
+	enter := fs.Bool("enter", true, "enter the game (send usercmds until a snapshot says active) before the flood; false: send no usercmd (a server that puts a client in the game at its first message with the current server id will have done so anyway)")
 	watch := fs.Duration("watch", 5*time.Second, "how long to stay and watch after the flood")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit of each handshake step")
 	addr, err := parseFlags(fs, server, args)
