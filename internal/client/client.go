@@ -1,7 +1,10 @@
 package client
 
 import (
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/netip"
@@ -47,6 +50,11 @@ const (
 	// commandFraming is what a reliable command costs besides its text:
 	// the op, the sequence and the string terminator.
 	commandFraming = 6
+	// ConnectsPerChallenge is how many connect packets go out with one
+	// challenge. When all of them go unanswered, the server may have
+	// forgotten the challenge (it expires, and a flood of getchallenge
+	// requests can push it out), so the client asks for a fresh one.
+	ConnectsPerChallenge = 3
 )
 
 // Errors AddReliableCommand returns.
@@ -153,10 +161,13 @@ type Client struct {
 	// clc: one connection.
 	serverAddr       netip.AddrPort
 	ch               *netchan.Chan
-	challenge        int32
+	challenge        int32 // the server's, from challengeResponse
+	clientChallenge  int32 // ours, in getchallenge; new for every challenge asked
+	challenges       int   // challenges accepted by this connection attempt
+	connects         int   // connect packets sent by this connection attempt
 	resendNow        bool
 	connectTime      int32
-	connectPackets   int
+	connectPackets   int    // getchallenge or connect packets sent in this state
 	serverMessage    string // last connectionless print
 	lastPacketTime   int32
 	lastPacketSent   int32
@@ -402,6 +413,40 @@ func (c *Client) Connect(addr netip.AddrPort) {
 	}
 	c.resetConnection()
 	c.serverAddr = addr
+	c.clientChallenge = newClientChallenge()
+	c.resendNow = true
+	c.setState(Connecting)
+}
+
+// newClientChallenge returns a random positive client challenge. It comes
+// from crypto/rand, not from the seeded generator, so that someone who
+// forges the server's address cannot predict it.
+func newClientChallenge() int32 {
+	var b [4]byte
+	for {
+		_, _ = crand.Read(b[:]) // never fails (Go 1.24+)
+		if n := int32(binary.LittleEndian.Uint32(b[:]) & math.MaxInt32); n != 0 {
+			return n
+		}
+	}
+}
+
+// askChallengeAgain goes back to Connecting with a fresh client
+// challenge, after the server refused the challenge or left
+// ConnectsPerChallenge connects unanswered; it gives up instead when
+// ConnectTries challenges have been tried.
+func (c *Client) askChallengeAgain() {
+	if c.challenges >= c.cfg.ConnectTries {
+		reason := "server " + c.serverAddr.String() + " did not accept the connection after " + strconv.Itoa(c.connects) + " tries"
+		if c.serverMessage != "" {
+			reason += ": " + c.serverMessage
+		}
+		c.drop(DropError, reason)
+		return
+	}
+	c.challenge = 0
+	c.clientChallenge = newClientChallenge()
+	c.connectPackets = 0
 	c.resendNow = true
 	c.setState(Connecting)
 }
@@ -469,7 +514,8 @@ func (c *Client) setState(s State) {
 // (Quake III's clc).
 func (c *Client) resetConnection() {
 	c.ch = nil
-	c.challenge = 0
+	c.challenge, c.clientChallenge = 0, 0
+	c.challenges, c.connects = 0, 0
 	c.connectPackets = 0
 	c.serverMessage = ""
 	c.lastPacketTime = c.realtime
@@ -587,8 +633,11 @@ func sanitizeInfo(s string) string {
 }
 
 // checkForResend sends getchallenge or connect every ResendInterval
-// while the handshake is in progress, and gives up after ConnectTries
-// packets (CL_CheckForResend).
+// while the handshake is in progress (CL_CheckForResend). It gives up
+// after ConnectTries getchallenge packets without an answer; after
+// ConnectsPerChallenge connect packets without a connectResponse it asks
+// for a fresh challenge, and gives up when ConnectTries challenges have
+// been tried.
 func (c *Client) checkForResend() {
 	if c.state != Connecting && c.state != Challenging {
 		return
@@ -596,11 +645,14 @@ func (c *Client) checkForResend() {
 	if !c.resendNow && time.Duration(c.realtime-c.connectTime)*time.Millisecond < c.cfg.ResendInterval {
 		return
 	}
-	if c.connectPackets >= c.cfg.ConnectTries {
-		reason := "no answer from " + c.serverAddr.String() + " after " + strconv.Itoa(c.connectPackets) + " tries"
-		if c.state == Challenging {
-			reason = "server " + c.serverAddr.String() + " did not accept the connection after " + strconv.Itoa(c.connectPackets) + " tries"
+	if c.state == Challenging && c.connectPackets >= ConnectsPerChallenge {
+		c.askChallengeAgain()
+		if c.state != Connecting {
+			return
 		}
+	}
+	if c.state == Connecting && c.connectPackets >= c.cfg.ConnectTries {
+		reason := "no answer from " + c.serverAddr.String() + " after " + strconv.Itoa(c.connectPackets) + " tries"
 		if c.serverMessage != "" {
 			reason += ": " + c.serverMessage
 		}
@@ -612,8 +664,9 @@ func (c *Client) checkForResend() {
 	c.connectPackets++
 	switch c.state {
 	case Connecting:
-		c.sendOOB(oob.CmdGetChallenge)
+		c.sendOOB(oob.FormatGetChallenge(c.clientChallenge))
 	case Challenging:
+		c.connects++
 		info := c.userinfo()
 		for _, kv := range [...][2]string{
 			{"protocol", strconv.Itoa(proto.Version)},

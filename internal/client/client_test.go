@@ -19,8 +19,8 @@ func TestHandshake(t *testing.T) {
 	now := int32(0)
 	c.Connect(s.addr())
 	step(t, c, s, now, bg.UserCmd{}) // getchallenge out, challengeResponse back
-	if len(s.oobs) != 1 || s.oobs[0] != "getchallenge" {
-		t.Fatalf("first packets %q", s.oobs)
+	if len(s.oobs) != 1 || s.oobs[0] != oob.FormatGetChallenge(c.clientChallenge) || c.clientChallenge <= 0 {
+		t.Fatalf("first packets %q (client challenge %d)", s.oobs, c.clientChallenge)
 	}
 	now += 10
 	step(t, c, s, now, bg.UserCmd{}) // connect out at once
@@ -102,13 +102,14 @@ func TestConnectGivesUp(t *testing.T) {
 		want   []string
 	}{
 		{"silent", false, "", []string{"no answer", "after 3 tries"}},
-		{"refused", true, "Server is full.", []string{"did not accept", "Server is full."}},
+		// 3 challenges of ConnectsPerChallenge connects each.
+		{"refused", true, "Server is full.", []string{"did not accept", "after 9 tries", "Server is full."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, s := newPair(t, Config{ConnectTries: 3})
 			s.answer, s.refuse = tc.answer, tc.refuse
 			c.Connect(s.addr())
-			for now := int32(0); now <= 20000 && c.State() != Disconnected; now += 100 {
+			for now := int32(0); now <= 60000 && c.State() != Disconnected; now += 100 {
 				step(t, c, s, now, bg.UserCmd{})
 			}
 			kind, reason := c.Dropped()

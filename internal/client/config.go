@@ -58,8 +58,9 @@ type Config struct {
 	Timeout time.Duration
 	// ResendInterval spaces getchallenge and connect packets (3 s).
 	ResendInterval time.Duration
-	// ConnectTries is how many getchallenge or connect packets are sent
-	// before the client gives up (cl_connectTries).
+	// ConnectTries is cl_connectTries: how many getchallenge packets
+	// without an answer, and how many challenges (each tried with up to
+	// ConnectsPerChallenge connect packets), before the client gives up.
 	ConnectTries int
 
 	// Impairments of the packets this client sends (net/netsim): the

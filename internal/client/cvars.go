@@ -33,7 +33,7 @@ func Cvars(name string) []console.Decl {
 		{Name: "cl_timeout", Default: "30", Flags: console.Integral, Min: 1, Max: 3600,
 			Help: "seconds of server silence before giving up"},
 		{Name: "cl_connectTries", Default: "5", Flags: console.Integral, Min: 1, Max: 1000,
-			Help: "getchallenge/connect packets (3 s apart) before giving up"},
+			Help: "getchallenge packets without an answer, and challenges (3 connects each), 3 s apart, before giving up"},
 		{Name: "cl_packetdelay", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
 			Help: "ms added to every packet the client sends"},
 		{Name: "cl_packetjitter", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,

@@ -10,17 +10,31 @@
 // A Client goes through Quake III's states:
 //
 //	Disconnected  nothing to do
-//	Connecting    "getchallenge" sent every ResendInterval (3 s) until
-//	              a challengeResponse; give up after ConnectTries packets
+//	Connecting    "getchallenge <clientChallenge> <padding>" sent every
+//	              ResendInterval (3 s) until a challengeResponse that
+//	              echoes the client challenge; give up after
+//	              ConnectTries packets
 //	Challenging   "connect" with the userinfo (name, rate, snaps,
 //	              protocol, qport, challenge) resent the same way until
-//	              a connectResponse
+//	              a connectResponse with that challenge; back to
+//	              Connecting with a fresh client challenge after
+//	              ConnectsPerChallenge connects, or at once when the
+//	              server prints that the challenge is bad; give up after
+//	              ConnectTries challenges
 //	Connected     the netchan is up; a packet a second carries the
 //	              acknowledgements until the gamestate arrives
 //	Primed        gamestate parsed, map loaded and its checksum checked;
 //	              usercmds flow, waiting for the first snapshot that is
 //	              not flagged proto.SnapNotActive
 //	Active        in the game
+//
+// Only the server's address is listened to, and only answers to the
+// client's own requests count: the client challenge, random for every
+// challenge asked, must come back in challengeResponse, and the
+// challenge in connectResponse; other answers are counted in
+// Stats.HandshakeRefused. The getchallenge padding (oob.FormatGetChallenge)
+// makes the request as long as the reply, so a server can answer
+// without amplifying a forged request.
 //
 // A server silent for Config.Timeout in any connected state drops the
 // client ("server connection timed out"); a reliable "disconnect" from

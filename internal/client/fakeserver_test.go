@@ -74,7 +74,9 @@ type fakeServer struct {
 	scramble   bool // sv_scramble: on once the gamestate has gone out
 	scrambleOn bool
 	answer     bool   // answer the handshake
+	ignoreConn bool   // answer getchallenge but not connect
 	refuse     string // answer connect with this print instead
+	getchLens  []int  // length of every getchallenge packet
 
 	gs proto.Gamestate
 
@@ -155,13 +157,30 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 		}
 		s.oobs = append(s.oobs, text)
 		s.client = from
+		if oob.Command(text) == oob.CmdGetChallenge {
+			s.getchLens = append(s.getchLens, len(p))
+		}
 		if !s.answer {
 			return
 		}
 		switch oob.Command(text) {
 		case oob.CmdGetChallenge:
-			s.sendOOB(oob.FormatChallengeResponse(s.challenge, 0))
+			// As the real server: a request shorter than the reply gets
+			// no answer.
+			clientCh, err := oob.ParseGetChallenge(text)
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			reply := oob.FormatChallengeResponse(s.challenge, clientCh)
+			if len(oob.Packet(reply)) > len(p) {
+				s.t.Errorf("fake server: %d-byte getchallenge for a %d-byte reply", len(p), len(oob.Packet(reply)))
+				return
+			}
+			s.sendOOB(reply)
 		case oob.CmdConnect:
+			if s.ignoreConn {
+				return
+			}
 			if s.refuse != "" {
 				s.sendOOB(oob.FormatPrint(s.refuse))
 				return
@@ -169,6 +188,10 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 			info, err := oob.ParseConnect(text)
 			if err != nil {
 				s.t.Fatal(err)
+			}
+			if oob.ValueForKey(info, "challenge") != strconv.Itoa(int(s.challenge)) {
+				s.sendOOB(oob.FormatPrint(oob.BadChallengePrint))
+				return
 			}
 			s.userinfo = info
 			q, _ := strconv.Atoi(oob.ValueForKey(info, "qport"))
@@ -181,7 +204,7 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 					}
 				}
 			}
-			s.sendOOB(oob.CmdConnectResponse)
+			s.sendOOB(oob.FormatConnectResponse(s.challenge))
 		}
 		return
 	}

@@ -74,14 +74,27 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 	switch {
 	case strings.EqualFold(cmd, oob.CmdChallengeResponse):
 		if c.state != Connecting {
-			return
+			return // a late or duplicated answer
 		}
-		ch, _, _, err := oob.ParseChallengeResponse(text)
+		ch, clientCh, protocol, err := oob.ParseChallengeResponse(text)
 		if err != nil {
 			c.fail(err)
 			return
 		}
+		if clientCh != c.clientChallenge {
+			// Not the answer to our getchallenge: forged, or meant for
+			// an earlier attempt. A server that does not echo the client
+			// challenge (0) cannot be told from a forger.
+			c.stats.HandshakeRefused++
+			return
+		}
+		if protocol != 0 && protocol != proto.Version {
+			c.drop(DropError, "server "+c.serverAddr.String()+" uses protocol "+strconv.Itoa(int(protocol))+
+				", this client "+strconv.Itoa(proto.Version))
+			return
+		}
 		c.challenge = ch
+		c.challenges++
 		c.connectPackets = 0
 		c.resendNow = true
 		c.setState(Challenging)
@@ -89,9 +102,14 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		if c.state != Challenging {
 			return
 		}
-		c.args.Tokenize(text)
-		if a := c.args.Argv(1); a != "" && a != strconv.Itoa(int(c.challenge)) {
-			return // the answer to another connect
+		ch, ok, err := oob.ParseConnectResponse(text)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		if !ok || ch != c.challenge {
+			c.stats.HandshakeRefused++ // the answer to another connect, or forged
+			return
 		}
 		c.ch = netchan.New(c.out, from, netchan.ClientSide, c.qport)
 		c.ch.Encode = c.encode
@@ -109,6 +127,12 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		c.serverMessage = strings.TrimSpace(msg)
 		if c.Hooks.Print != nil {
 			c.Hooks.Print(msg)
+		}
+		if c.state == Challenging && oob.IsBadChallenge(msg) {
+			// The server forgot our challenge, or never gave it to this
+			// address: ask for a fresh one rather than resend the stale
+			// one until giving up.
+			c.askChallengeAgain()
 		}
 	case strings.EqualFold(cmd, oob.CmdDisconnect):
 		// The server does not know this client. Anyone can forge the
@@ -231,10 +255,17 @@ func (c *Client) serverCommand(seq int32, text string) {
 	}
 	c.serverCommandSequence = seq
 	c.serverCommands[seq&(proto.MaxReliableCommands-1)] = text
-	c.stats.ServerCommands++
-	c.execute(text)
-	if c.Hooks.ServerCommand != nil {
-		c.Hooks.ServerCommand(seq, text)
+	// A slot may carry several commands (proto.CommandSeparator): each
+	// runs, and reaches the hook, on its own.
+	for cmd := range proto.SplitCommands(text) {
+		c.stats.ServerCommands++
+		c.execute(cmd)
+		if c.Hooks.ServerCommand != nil {
+			c.Hooks.ServerCommand(seq, cmd)
+		}
+		if c.state < Connected {
+			return // a disconnect: what follows is of no use
+		}
 	}
 }
 

@@ -57,6 +57,12 @@ type Stats struct {
 	Malformed    uint64 // messages or packets dropped as malformed
 	Foreign      uint64 // packets from another address, or unexpected
 	InboxDropped uint64 // packets dropped because Frame fell behind
+	// HandshakeRefused counts challengeResponse and connectResponse
+	// packets from the server's address that did not answer the
+	// client's own request: a challengeResponse without the client
+	// challenge of the getchallenge being sent, a connectResponse
+	// without the challenge of the connect being sent.
+	HandshakeRefused uint64
 }
 
 // PingAvg returns the mean ping in milliseconds, 0 if none was measured.
