@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tremor/net/netchan"
@@ -22,11 +23,18 @@ const QueueLen = 256
 // Conn its destination belongs to: loopback addresses
 // (netchan.IsLoopbackAddr) through the first, the rest through the second.
 // It is safe for concurrent use.
+//
+// Only the loopback end may carry loopback addresses: a UDP packet whose
+// source claims one (a LAN host can forge any source address) is dropped
+// and counted (SpoofedLoopback), or the server would take it for the
+// local player's. 127.0.0.1 and ::1 stay allowed on the UDP side, since
+// players on the same machine join that way.
 type Conn struct {
 	lo, udp netchan.Conn
 	ring    *netchan.PacketRing
 	rd      *netchan.ReadDeadline
 	wg      sync.WaitGroup
+	spoofed atomic.Uint64
 }
 
 // New joins lo (the loopback end the local player talks to) and udp. It
@@ -34,13 +42,14 @@ type Conn struct {
 func New(lo, udp netchan.Conn) *Conn {
 	c := &Conn{lo: lo, udp: udp, ring: netchan.NewPacketRing(QueueLen), rd: netchan.NewReadDeadline()}
 	c.wg.Add(2)
-	go c.pump(lo)
-	go c.pump(udp)
+	go c.pump(lo, false)
+	go c.pump(udp, true)
 	return c
 }
 
-// pump moves packets from one Conn into the ring until it is closed.
-func (c *Conn) pump(from netchan.Conn) {
+// pump moves packets from one Conn into the ring until it is closed. The
+// UDP end's packets from loopback addresses are dropped.
+func (c *Conn) pump(from netchan.Conn, isUDP bool) {
 	defer c.wg.Done()
 	buf := make([]byte, netchan.MaxLoopbackPacket)
 	for {
@@ -51,9 +60,17 @@ func (c *Conn) pump(from netchan.Conn) {
 			}
 			continue
 		}
+		if isUDP && netchan.IsLoopbackAddr(addr) {
+			c.spoofed.Add(1)
+			continue
+		}
 		c.ring.Push(buf[:n], addr) // dropped when full
 	}
 }
+
+// SpoofedLoopback returns how many packets arrived on the UDP end from a
+// loopback address and were dropped.
+func (c *Conn) SpoofedLoopback() uint64 { return c.spoofed.Load() }
 
 // ReadFrom implements netchan.Conn.
 func (c *Conn) ReadFrom(b []byte) (int, netip.AddrPort, error) {
