@@ -108,7 +108,16 @@ func (g *Arena) ClientUserinfoChanged(n int, userinfo string) {
 	}
 	cl := &g.clients[n]
 	cl.userinfo = userinfo
-	name := g.uniqueName(n, sanitizeName(oob.ValueForKey(userinfo, "name")))
+	name := sanitizeName(oob.ValueForKey(userinfo, "name"))
+	if impersonates(name) {
+		// Refused: the player keeps its name, or gets a neutral one.
+		name = cl.name
+		if name == "" {
+			name = "UnnamedPlayer"
+		}
+		g.engine.SendServerCommand(n, `print "That name is reserved.\n"`)
+	}
+	name = g.uniqueName(n, name)
 	if cl.name != "" && name != cl.name && cl.state == clientInGame {
 		g.engine.SendServerCommand(-1, `print "`+cl.name+" renamed to "+name+"\n\"")
 	}
@@ -142,14 +151,14 @@ func (g *Arena) updatePlayerInfo(n int) {
 	g.engine.SetConfigstring(bg.CSPlayers+n, s)
 }
 
-// sanitizeName removes from a name what may not appear in an info
-// string or a quoted command (\ ; " and control bytes) and invalid
-// UTF-8, trims spaces, caps it at MaxNameLen bytes on a character
-// boundary, and names the nameless "UnnamedPlayer".
+// sanitizeName keeps of a name the characters nameRune allows (so no
+// control byte, escape sequence, quote, ';', '\\' or ':'), trims
+// spaces, caps it at MaxNameLen bytes on a character boundary, and
+// names the nameless "UnnamedPlayer".
 func sanitizeName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if r == utf8.RuneError || r < ' ' || r == 0x7f || r == '\\' || r == ';' || r == '"' {
+		if !nameRune(r) {
 			continue
 		}
 		if b.Len()+utf8.RuneLen(r) > MaxNameLen {

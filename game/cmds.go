@@ -133,8 +133,8 @@ func sanitizeText(s string, limit int) string {
 		switch {
 		case r == '"':
 			r = '\''
-		case r < ' ' || r == 0x7f || r == 0xfffd:
-			continue
+		case !printable(r):
+			continue // control, escape, bidi and zero-width characters
 		}
 		if b.Len()+len(string(r)) > limit {
 			break

@@ -78,11 +78,17 @@ type client struct {
 	chan_     *netchan.Chan
 	scramble  bool // the next message transmitted is scrambled (read by the Encode hook)
 
-	// Reliable server commands (server to client).
+	// Reliable server commands (server to client). Commands are first
+	// queued in the outbox, and configstring changes marked in
+	// csUpdated; when the client's next message is built they are packed
+	// into as few ring slots as fit (see flushCommands).
 	reliableSequence    int32
 	reliableAcknowledge int32
 	reliableSent        int32
 	reliableCommands    [proto.MaxReliableCommands]string
+	outbox              []byte // commands waiting for a ring slot, joined by proto.CommandSeparator
+	csUpdated           [(bg.MaxConfigstrings + 63) / 64]uint64
+	csPending           bool
 
 	// Reliable client commands (client to server).
 	lastClientCommand int32
@@ -90,6 +96,14 @@ type client struct {
 	cmdBucket         bucket
 	floodWarned       int32 // time of the last flood warning, if floodWarnedSet
 	floodWarnedSet    bool
+	floodCount        int32 // commands ignored since floodSince
+	floodSince        int32
+
+	// Userinfo changes are applied at most once per UserinfoInterval;
+	// the newest one waiting wins.
+	pendingUserinfo  string
+	userinfoPending  bool
+	nextUserinfoTime int32
 
 	messageAcknowledge  int32
 	gamestateMessageNum int32 // sequence of the last gamestate sent, -1 if none
@@ -125,6 +139,7 @@ type clientStats struct {
 	snapshotBytes                                  int64
 	gamestates                                     int
 	commandsExecuted, commandsFlooded              int
+	userinfoChanges                                int
 	usercmds                                       int
 	usercmdsClamped                                int
 }
@@ -153,8 +168,10 @@ type ClientInfo struct {
 	SnapshotBytes                                  int64
 	Gamestates                                     int // gamestates sent
 	// CommandsExecuted counts reliable client commands executed;
-	// CommandsFlooded those ignored by sv_floodProtect.
+	// CommandsFlooded those ignored by sv_floodProtect; UserinfoChanges
+	// the userinfo changes applied (after throttling).
 	CommandsExecuted, CommandsFlooded int
+	UserinfoChanges                   int
 	Usercmds                          int // usercmds executed
 	UsercmdsClamped                   int // usercmds whose time was pulled back to MaxCommandAhead
 	ReliableSequence                  int32

@@ -67,6 +67,7 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 		s.enterWorld(c)
 	}
 
+	defer s.applyUserinfoChange(c)
 	for c.state >= StateConnected {
 		op := r.ReadUint8()
 		if r.Err() != nil {
@@ -93,10 +94,25 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 	}
 }
 
+// Flood control of reliable client commands, for every client state.
+const (
+	// MaxFloodedCommands ignored within FloodWindow milliseconds drop
+	// the client that sent them: it persists.
+	MaxFloodedCommands = 100
+	FloodWindow        = 10_000
+	// UserinfoInterval is the least time, in milliseconds, between two
+	// userinfo changes of a client that take effect; a change sent
+	// sooner waits, and a newer one replaces it.
+	UserinfoInterval = 1000
+)
+
 // clientCommand handles reliable client command seq (SV_ClientCommand):
 // each sequence is executed once, in order; a gap means the client lost
 // commands and it is dropped. Commands beyond sv_floodProtect a second
-// are acknowledged but ignored. It reports whether the message can go on.
+// are acknowledged but ignored, whatever state the client is in, and a
+// client that keeps flooding is dropped; a userinfo change is never
+// executed at once but kept, newest first, for applyUserinfoChange. It
+// reports whether the message can go on.
 func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 	if seq <= c.lastClientCommand {
 		return true // already executed: a resend
@@ -113,20 +129,17 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 		s.dropClient(c, "disconnected")
 		return false
 	}
-	if fp := s.cfg.FloodProtect; fp > 0 && c.state == StateActive &&
-		!c.cmdBucket.allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
-		c.stats.commandsFlooded++
-		if !c.floodWarnedSet || s.svs.now-c.floodWarned >= 1000 || s.svs.now < c.floodWarned {
-			c.floodWarned, c.floodWarnedSet = s.svs.now, true
-			s.addServerCommand(c, `print "Flood protection: command ignored.\n"`)
-		}
-		return c.state >= StateConnected
+	if name == "userinfo" {
+		// Throttled, newest wins: however many arrive, at most one
+		// change a UserinfoInterval reaches the game and the others.
+		c.pendingUserinfo, c.userinfoPending = s.args.Argv(1), true
+	}
+	if fp := s.cfg.FloodProtect; fp > 0 && !c.cmdBucket.allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
+		return s.flooded(c)
 	}
 	c.stats.commandsExecuted++
 	switch name {
-	case "userinfo":
-		s.userinfoChanged(c, s.args.Argv(1))
-	case "":
+	case "userinfo", "":
 	default:
 		if c.state == StateActive {
 			s.sv.game.ClientCommand(c.num, &s.args)
@@ -135,17 +148,52 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 	return c.state >= StateConnected
 }
 
-// userinfoChanged applies a new userinfo from the client: the engine's
-// keys, then the game's. An invalid userinfo is ignored.
-func (s *Server) userinfoChanged(c *client, userinfo string) {
-	if oob.Validate(userinfo) != nil {
+// flooded counts a command of c ignored by flood control, warns c at most
+// once a second, and drops c when it persists (MaxFloodedCommands within
+// FloodWindow). It reports whether the message can go on.
+func (s *Server) flooded(c *client) bool {
+	c.stats.commandsFlooded++
+	s.svs.stats.CommandsFlooded++
+	if s.svs.now-c.floodSince > FloodWindow || s.svs.now < c.floodSince {
+		c.floodSince, c.floodCount = s.svs.now, 0
+	}
+	c.floodCount++
+	if c.floodCount > MaxFloodedCommands {
+		s.svs.stats.FloodDrops++
+		s.dropClient(c, "flooding the server with commands")
+		return false
+	}
+	if !c.floodWarnedSet || s.svs.now-c.floodWarned >= 1000 || s.svs.now < c.floodWarned {
+		c.floodWarned, c.floodWarnedSet = s.svs.now, true
+		s.addServerCommand(c, `print "Flood protection: command ignored.\n"`)
+	}
+	return c.state >= StateConnected
+}
+
+// applyUserinfoChange applies c's waiting userinfo change if
+// UserinfoInterval has passed since the last one.
+func (s *Server) applyUserinfoChange(c *client) {
+	if !c.userinfoPending || c.state < StateConnected || s.svs.now-c.nextUserinfoTime < 0 {
 		return
 	}
-	if c.chan_ != nil {
-		if ui, err := oob.SetValueForKey(userinfo, "ip", c.chan_.Remote().String()); err == nil {
-			userinfo = ui
-		}
+	ui := c.pendingUserinfo
+	c.pendingUserinfo, c.userinfoPending = "", false
+	c.nextUserinfoTime = s.svs.now + UserinfoInterval
+	s.userinfoChanged(c, ui)
+}
+
+// userinfoChanged applies a new userinfo from the client: the engine's
+// keys, then the game's. An invalid userinfo is ignored, and so is one
+// with no room for the ip key, which only the server sets.
+func (s *Server) userinfoChanged(c *client, userinfo string) {
+	if oob.Validate(userinfo) != nil || c.chan_ == nil {
+		return
 	}
+	userinfo, err := oob.SetValueForKey(oob.RemoveKey(userinfo, "ip"), "ip", c.chan_.Remote().String())
+	if err != nil {
+		return
+	}
+	c.stats.userinfoChanges++
 	c.applyUserinfo(userinfo)
 	if s.sv != nil {
 		s.sv.game.ClientUserinfoChanged(c.num, userinfo)

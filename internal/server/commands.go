@@ -1,8 +1,12 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,6 +171,9 @@ func (s *Server) SetCvar(name, value string) error {
 	if d == nil {
 		return fmt.Errorf("server: no cvar %q", name)
 	}
+	if s.remote && d.Name == "sv_configdir" {
+		return fmt.Errorf("server: %s cannot be set through rcon", d.Name)
+	}
 	old := d.get(&s.cfg)
 	if err := d.set(&s.cfg, value); err != nil {
 		return err
@@ -188,7 +195,12 @@ func (s *Server) SetCvar(name, value string) error {
 	return nil
 }
 
-// execFile runs the commands of a file.
+// execFile runs the commands of a config file (exec NAME). NAME is
+// read from sv_configdir: ".cfg" is added when it has no extension, and
+// only a regular file named *.cfg of at most MaxExecFile bytes, inside
+// that directory (no absolute path, no "..", no symbolic link leading
+// out), is read. So rcon exec cannot read the host's other files, nor
+// hang on a FIFO or a device.
 func (s *Server) execFile(name string, depth int) {
 	if name == "" {
 		s.logf("usage: exec FILE")
@@ -198,22 +210,61 @@ func (s *Server) execFile(name string, depth int) {
 		s.logf("exec %s: nested too deep", name)
 		return
 	}
-	info, err := os.Stat(name)
-	if err != nil {
-		s.logf("exec %s: %v", name, err)
-		return
-	}
-	if info.Size() > MaxExecFile {
-		s.logf("exec %s: larger than %d bytes", name, MaxExecFile)
-		return
-	}
-	data, err := os.ReadFile(name)
+	data, err := readConfigFile(s.cfg.ConfigDir, name)
 	if err != nil {
 		s.logf("exec %s: %v", name, err)
 		return
 	}
 	s.logf("execing %s", name)
 	s.execText(string(data), depth+1)
+}
+
+// readConfigFile reads config file name from dir, as execFile describes.
+func readConfigFile(dir, name string) ([]byte, error) {
+	if path.Ext(name) == "" {
+		name += ".cfg"
+	}
+	if !strings.EqualFold(path.Ext(name), ".cfg") {
+		return nil, errors.New("only .cfg files can be executed")
+	}
+	if filepath.IsAbs(name) || strings.ContainsRune(name, '\\') || !filepath.IsLocal(name) {
+		return nil, errors.New("not a file name inside sv_configdir")
+	}
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	info, err := root.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if info.Size() > MaxExecFile {
+		return nil, fmt.Errorf("larger than %d bytes", MaxExecFile)
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have been replaced since Stat: check what was opened.
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
+		return nil, errors.New("file changed while opening it")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxExecFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxExecFile {
+		return nil, fmt.Errorf("larger than %d bytes", MaxExecFile)
+	}
+	return data, nil
 }
 
 // printStatus prints the client table (SV_Status_f).

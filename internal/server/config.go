@@ -32,8 +32,16 @@ type Config struct {
 	// did. Latched: it takes effect at the next map or map_restart, and
 	// the systeminfo configstring announces it.
 	Scramble     bool
-	ShowLoss     bool   // sv_showloss: log the packets each client's messages lost
-	FloodProtect int    // sv_floodProtect: client commands a second before they are ignored; 0 = off
+	ShowLoss     bool // sv_showloss: log the packets each client's messages lost
+	FloodProtect int  // sv_floodProtect: client commands a second before they are ignored; 0 = off
+	// ClientsPerIP is sv_clientsPerIP: the most connections one source
+	// (IPv4 address or IPv6 /64) may hold; 0 = no limit. Clients on
+	// this host (loopback) are exempt.
+	ClientsPerIP int
+	// ConfigDir is sv_configdir: the directory exec reads NAME.cfg files
+	// from. Paths that leave it are refused. It cannot be changed
+	// through rcon.
+	ConfigDir    string
 	RconPassword string // rconPassword: the password of rcon; empty refuses every rcon
 
 	// Network simulation on the server's socket (package netsim), applied
@@ -127,6 +135,10 @@ var cvarTable = []cvarDef{
 		func(c *Config) any { return &c.ShowLoss }),
 	intCvar("sv_floodProtect", "10", 0, 1000, "client commands per second before they are ignored (0 = off)",
 		func(c *Config) any { return &c.FloodProtect }),
+	intCvar("sv_clientsPerIP", "4", 0, bg.MaxClients, "connections one address (IPv6: one /64) may hold; loopback exempt (0 = no limit)",
+		func(c *Config) any { return &c.ClientsPerIP }),
+	strCvar("sv_configdir", ".", "directory exec reads NAME.cfg from (not settable through rcon)",
+		func(c *Config) any { return &c.ConfigDir }),
 	strCvar("rconPassword", "", "password for rcon (empty = rcon refused)",
 		func(c *Config) any { return &c.RconPassword }),
 	intCvar("sv_packetdelay", "0", 0, 10000, "milliseconds added to every packet the server sends",

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -11,26 +13,53 @@ import (
 	"tremor/net/oob"
 )
 
-// Rate limits of connectionless packets (Quake III's SVC_RateLimit).
-// Each is a leaky bucket: Burst packets pass at once, then one every
-// Period milliseconds.
+// Limits of connectionless packets (Quake III's SVC_RateLimit, keyed by
+// source as Source says: IPv4 address or IPv6 /64, never the port).
+// docs/security.md explains each and what it leaves an attacker.
 const (
-	// QueryBurst and QueryPeriod limit getinfo, getstatus, getchallenge
-	// and connect per source address and port.
-	QueryBurst  = 10
-	QueryPeriod = 100
-	// RconBurst and RconPeriod limit rcon per source IP address.
-	RconBurst  = 5
-	RconPeriod = 1000
-	// BadRconBurst and BadRconPeriod limit the answers to wrong rcon
-	// passwords, from all addresses together.
-	BadRconBurst  = 10
-	BadRconPeriod = 1000
-	// ReplyBurst and ReplyPeriod limit every connectionless reply, from
-	// all addresses together, so that spoofed requests cannot turn the
-	// server into an amplifier.
-	ReplyBurst  = 200
-	ReplyPeriod = 5
+	// QueryBurst and QueryPeriod limit getinfo and getstatus per source:
+	// QueryBurst answers at once, then one every QueryPeriod
+	// milliseconds. A browser asks a server once or twice a refresh.
+	QueryBurst  = 4
+	QueryPeriod = 500
+	// QueryBudgetBurst and QueryBudgetRate bound the bytes of every
+	// getinfo and getstatus answer, from all sources together (bytes,
+	// and bytes a second): a flood of spoofed queries from many
+	// addresses makes the server send at most this much.
+	QueryBudgetBurst = 32 << 10
+	QueryBudgetRate  = 16 << 10
+	// MaxQuerySources bounds the per-source query table; when it is
+	// full of sources still limited, new sources are not answered.
+	MaxQuerySources = 16384
+	// RefusalBurst and RefusalPeriod limit the prints that refuse a
+	// connect (bad challenge, server full...) per source. The answers a
+	// join needs, challengeResponse and connectResponse, have no limit.
+	RefusalBurst  = 8
+	RefusalPeriod = 250
+
+	// RconBurst and RconPeriod limit rcon packets per source, whatever
+	// their password (commands cost the server work).
+	RconBurst  = 10
+	RconPeriod = 100
+	// RconFreeFailures is how many wrong passwords in a row a source may
+	// send before it backs off: its next attempt is ignored, without
+	// being compared, for RconBackoff ms, doubling with each further
+	// failure up to RconMaxBackoff. A right password clears the count.
+	RconFreeFailures = 3
+	RconBackoff      = 1000
+	RconMaxBackoff   = 60_000
+	// RconFailureMemory is how long, in ms, a source's failures are
+	// remembered after its last one.
+	RconFailureMemory = 10 * 60_000
+	// RconGlobalFailures a second, from all sources together, switch
+	// off the free failures: while more arrive, every source backs off
+	// from its first wrong password (a guesser rotating through many
+	// addresses gets one guess per address). A source with no failure,
+	// such as an admin sending the right password, is always heard.
+	RconGlobalFailures = 20
+	// MaxRconSources bounds the table of sources with failures.
+	MaxRconSources = 65536
+
 	// ReconnectLimit is how long, in milliseconds, after a connect the
 	// same client's next connect is ignored (Quake III's
 	// sv_reconnectlimit), so that a late duplicate of a connect packet
@@ -39,128 +68,193 @@ const (
 )
 
 // connectionless handles an out-of-band packet (SV_ConnectionlessPacket).
+//
+// Every reply to a handshake packet (getchallenge, connect) is no longer
+// than the packet it answers, so a spoofed source gains nothing by
+// asking, and the handshake needs no rate limit that a flood could use
+// up: a join works whatever else arrives. Queries (getinfo, getstatus),
+// whose answers are larger, are limited per source and in total bytes.
 func (s *Server) connectionless(from netip.AddrPort, data []byte) {
 	text, err := oob.Parse(data)
 	if err != nil {
-		s.svs.badPackets++
+		s.svs.stats.BadPackets++
 		return
 	}
 	line, _, _ := strings.Cut(text, "\n")
 	s.args.Tokenize(line)
 	switch cmd := s.args.Argv(0); {
 	case strings.EqualFold(cmd, oob.CmdGetStatus):
-		if s.svs.queryLimit.allow(from, s.svs.now) {
+		if s.allowQuery(from) {
 			s.statusResponse(from, text)
 		}
 	case strings.EqualFold(cmd, oob.CmdGetInfo):
-		if s.svs.queryLimit.allow(from, s.svs.now) {
+		if s.allowQuery(from) {
 			s.infoResponse(from, text)
 		}
 	case strings.EqualFold(cmd, oob.CmdGetChallenge):
-		if s.svs.queryLimit.allow(from, s.svs.now) {
-			s.getChallenge(from)
-		}
+		s.getChallenge(from, text, len(data))
 	case strings.EqualFold(cmd, oob.CmdConnect):
-		if s.svs.queryLimit.allow(from, s.svs.now) {
-			s.directConnect(from, text)
-		}
+		s.directConnect(from, text, len(data))
 	case strings.EqualFold(cmd, "rcon"):
-		s.remoteCommand(from, line)
+		s.remoteCommand(from, line, len(data))
 	default:
 		// "disconnect" from a client that restarted, or garbage: ignored.
-		s.svs.badPackets++
+		s.svs.stats.BadPackets++
 	}
 }
 
-// sendOOB sends a connectionless packet, within the global reply limit.
-func (s *Server) sendOOB(to netip.AddrPort, text string) {
-	if !s.svs.outLimit.allow(s.svs.now, ReplyBurst, ReplyPeriod) {
-		return
+// allowQuery reports whether a query from from may be answered now.
+func (s *Server) allowQuery(from netip.AddrPort) bool {
+	if s.svs.queryLimit.allow(Source(from), s.svs.now) {
+		return true
 	}
+	s.svs.stats.QueriesLimited++
+	return false
+}
+
+// sendQueryReply sends the answer to a getinfo or getstatus within the
+// query byte budget.
+func (s *Server) sendQueryReply(to netip.AddrPort, text string) {
 	if len(text) > oob.MaxTextLen {
 		text = text[:oob.MaxTextLen]
 	}
-	_ = s.out.WriteTo(oob.Packet(text), to)
-}
-
-// getChallenge answers getchallenge (SV_GetChallenge): a random
-// challenge bound to the sender's address and port, the same one again
-// while it lives.
-func (s *Server) getChallenge(from netip.AddrPort) {
-	ch, ok := s.svs.challenges.get(from, s.svs.now)
-	if !ok {
-		for ch == 0 {
-			ch = s.svs.rng.Int32()
-		}
-		s.svs.challenges.put(from, ch, s.svs.now)
-	}
-	s.sendOOB(from, oob.FormatChallengeResponse(ch))
-}
-
-// directConnect answers connect (SV_DirectConnect). The userinfo must
-// carry the protocol version, the client's qport and the challenge this
-// address was given. A client that connects again from the same address
-// (same qport or same port) gets its old slot back; the same connect
-// seen twice (a resend or a duplicate) is only answered again.
-func (s *Server) directConnect(from netip.AddrPort, text string) {
-	userinfo, err := oob.ParseConnect(text)
-	if err != nil {
-		s.sendOOB(from, oob.FormatPrint("Invalid connect request.\n"))
+	p := oob.Packet(text)
+	if !s.svs.queryBudget.spend(s.svs.now, len(p)+HeaderRateBytes, QueryBudgetBurst, QueryBudgetRate) {
+		s.svs.stats.QueriesLimited++
 		return
 	}
+	s.svs.stats.OOBBytesOut += int64(len(p))
+	_ = s.out.WriteTo(p, to)
+}
+
+// sendSmallReply sends a reply to an unverified source only if it is no
+// longer than the request (requestLen bytes) it answers.
+func (s *Server) sendSmallReply(to netip.AddrPort, text string, requestLen int) {
+	p := oob.Packet(text)
+	if len(p) > requestLen {
+		s.svs.stats.RepliesTooLarge++
+		return
+	}
+	s.svs.stats.OOBBytesOut += int64(len(p))
+	_ = s.out.WriteTo(p, to)
+}
+
+// sendOOB sends a connectionless packet to a verified peer (a client with
+// a connection, or the source of a right rcon password).
+func (s *Server) sendOOB(to netip.AddrPort, text string) {
+	if len(text) > oob.MaxTextLen {
+		text = text[:oob.MaxTextLen]
+	}
+	p := oob.Packet(text)
+	s.svs.stats.OOBBytesOut += int64(len(p))
+	_ = s.out.WriteTo(p, to)
+}
+
+// getChallenge answers getchallenge (SV_GetChallenge) with the sender's
+// stateless challenge and the client's own challenge echoed, provided the
+// answer is no longer than the request (clients pad it to
+// oob.MinChallengeRequestLen bytes).
+func (s *Server) getChallenge(from netip.AddrPort, text string, requestLen int) {
+	clientChallenge, err := oob.ParseGetChallenge(text)
+	if err != nil {
+		s.svs.stats.BadPackets++
+		return
+	}
+	ch := s.svs.challenger.make(from, s.svs.now)
+	s.sendSmallReply(from, oob.FormatChallengeResponse(ch, clientChallenge), requestLen)
+}
+
+// Refusals sent in answer to connect. A client that reads BadChallenge
+// asks for a fresh challenge.
+const (
+	BadChallengeMessage = "No or bad challenge for your address.\n"
+	ServerFullMessage   = "Server is full.\n"
+)
+
+// directConnect answers connect (SV_DirectConnect). The userinfo must
+// carry the protocol version, the client's qport and the challenge of
+// the sender's address. A connect from the exact address (IP and port)
+// of an existing connection reuses its slot; a connect seen again before
+// the client used its connection is only answered again. Replies are no
+// longer than the request: an unverified source learns little and gets
+// nothing larger than it sent.
+func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int) {
+	reply := func(msg string) {
+		// Refusals only inform: limited per source, so that a flood of
+		// spoofed connects does not make the server a reflector.
+		if s.svs.refusalLimit.allow(Source(from), s.svs.now) {
+			s.sendSmallReply(from, oob.FormatPrint(msg), requestLen)
+		}
+	}
+	userinfo, err := oob.ParseConnect(text)
+	if err != nil {
+		reply("Invalid connect request.\n")
+		return
+	}
+	ch64, err := strconv.ParseInt(oob.ValueForKey(userinfo, "challenge"), 10, 32)
+	challenge := int32(ch64)
+	if err != nil || !s.svs.challenger.valid(from, challenge, s.svs.now) {
+		reply(BadChallengeMessage)
+		return
+	}
+	// From here on the sender has shown it receives at its address.
 	if v := oob.ValueForKey(userinfo, "protocol"); v != strconv.Itoa(proto.Version) {
-		s.sendOOB(from, oob.FormatPrint("Server uses protocol version "+strconv.Itoa(proto.Version)+
-			" (yours is "+strconv.Quote(v)+").\n"))
+		reply("Server uses protocol version " + strconv.Itoa(proto.Version) + ".\n")
 		return
 	}
 	qp, err := strconv.ParseUint(oob.ValueForKey(userinfo, "qport"), 10, 16)
 	if err != nil {
-		s.sendOOB(from, oob.FormatPrint("Invalid qport in connect request.\n"))
+		reply("Invalid qport in connect request.\n")
 		return
 	}
 	qport := uint16(qp)
-	ch64, err := strconv.ParseInt(oob.ValueForKey(userinfo, "challenge"), 10, 32)
-	challenge := int32(ch64)
-	if err != nil || !s.svs.challenges.valid(from, challenge, s.svs.now) {
-		s.sendOOB(from, oob.FormatPrint("No or bad challenge for your address.\n"))
+	if s.sv == nil {
+		reply("Server is not running a map.\n")
 		return
 	}
-	if s.sv == nil {
-		s.sendOOB(from, oob.FormatPrint("Server is not running a map.\n"))
+	// The ip key is the server's: whatever the client wrote goes, and a
+	// userinfo with no room for the real one is refused.
+	userinfo, err = oob.SetValueForKey(oob.RemoveKey(userinfo, "ip"), "ip", from.String())
+	if err != nil {
+		reply("Userinfo too long.\n")
 		return
 	}
 
-	// The same client again?
+	// The same client again? Only the exact address and port find a
+	// slot: another socket on the same host that copies a qport gets a
+	// new slot of its own, never someone else's.
 	var slot *client
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
-		if c.state == StateFree || c.chan_ == nil {
+		if c.state == StateFree || c.chan_ == nil || c.chan_.Remote() != from {
 			continue
 		}
-		remote := c.chan_.Remote()
-		if remote.Addr() == from.Addr() && (c.chan_.Qport() == qport || remote.Port() == from.Port()) {
-			if c.state != StateZombie && remote == from {
-				if c.challenge == challenge && c.chan_.IncomingSequence() == 0 {
-					// A resend or a duplicate of the connect that made
-					// this connection, whose client has not used it
-					// yet: answer it again, change nothing.
-					s.sendOOB(from, oob.CmdConnectResponse)
-					return
-				}
-				if s.svs.now-c.lastConnectTime < ReconnectLimit && s.svs.now >= c.lastConnectTime {
-					// Too soon: most likely a late duplicate of the
-					// connect that made this connection. A client that
-					// really reconnects tries again.
-					s.logf("%s: reconnect rejected: too soon", from)
-					return
-				}
+		if c.state != StateZombie {
+			if c.challenge == challenge && c.chan_.Qport() == qport && c.chan_.IncomingSequence() == 0 {
+				// A resend or a duplicate of the connect that made
+				// this connection, whose client has not used it
+				// yet: answer it again, change nothing.
+				s.sendSmallReply(from, oob.CmdConnectResponse+" "+strconv.Itoa(int(challenge)), requestLen)
+				return
 			}
-			s.logf("%s: reconnect", from)
-			slot = c
-			break
+			if s.svs.now-c.lastConnectTime < ReconnectLimit && s.svs.now >= c.lastConnectTime {
+				// Too soon: most likely a late duplicate of the
+				// connect that made this connection. A client that
+				// really reconnects tries again.
+				s.logf("%s: reconnect rejected: too soon", from)
+				return
+			}
 		}
+		s.logf("%s: reconnect", from)
+		slot = c
+		break
 	}
 	if slot == nil {
+		if n := s.cfg.ClientsPerIP; n > 0 && !isLocal(from) && s.clientsFrom(from) >= n {
+			s.logf("%s: connection refused: %d clients from that address already", from, n)
+			reply("Too many connections from your address.\n")
+			return
+		}
 		for i := 0; i < s.sv.maxClients; i++ {
 			if s.svs.clients[i].state == StateFree {
 				slot = &s.svs.clients[i]
@@ -169,11 +263,8 @@ func (s *Server) directConnect(from netip.AddrPort, text string) {
 		}
 	}
 	if slot == nil {
-		s.sendOOB(from, oob.FormatPrint("Server is full.\n"))
+		reply(ServerFullMessage)
 		return
-	}
-	if ui, err := oob.SetValueForKey(userinfo, "ip", from.String()); err == nil {
-		userinfo = ui
 	}
 
 	wasConnected := slot.connected()
@@ -199,11 +290,24 @@ func (s *Server) directConnect(from netip.AddrPort, text string) {
 	if denied := s.sv.game.ClientConnect(c.num, userinfo, false); denied != "" {
 		s.logf("%s: connection refused: %s", from, denied)
 		c.resetConnection()
-		s.sendOOB(from, oob.FormatPrint(denied+"\n"))
+		reply(denied + "\n")
 		return
 	}
 	s.logf("client %d connected from %s: %s", c.num, from, c.name)
-	s.sendOOB(from, oob.CmdConnectResponse)
+	s.sendSmallReply(from, oob.CmdConnectResponse+" "+strconv.Itoa(int(challenge)), requestLen)
+}
+
+// clientsFrom counts the connected clients (zombies included: their slot
+// is still taken) whose address is the same source as addr.
+func (s *Server) clientsFrom(addr netip.AddrPort) int {
+	src, n := Source(addr), 0
+	for i := range s.svs.clients {
+		c := &s.svs.clients[i]
+		if c.state != StateFree && c.chan_ != nil && Source(c.chan_.Remote()) == src {
+			n++
+		}
+	}
+	return n
 }
 
 // zombiePacket answers a packet from a dropped client with its
@@ -246,7 +350,7 @@ func (s *Server) infoResponse(from netip.AddrPort, text string) {
 	}
 	set("sv_maxclients", strconv.Itoa(maxClients))
 	set("gametype", strconv.Itoa(gametype))
-	s.sendOOB(from, oob.FormatInfoResponse(info))
+	s.sendQueryReply(from, oob.FormatInfoResponse(info))
 }
 
 // statusResponse answers getstatus (SVC_Status): the serverinfo with the
@@ -279,7 +383,7 @@ func (s *Server) statusResponse(from netip.AddrPort, text string) {
 		}
 		players = append(players, p)
 	}
-	s.sendOOB(from, oob.FormatStatusResponse(info, players))
+	s.sendQueryReply(from, oob.FormatStatusResponse(info, players))
 }
 
 // playerCounts returns the number of human clients and of all clients.
@@ -296,32 +400,127 @@ func (s *Server) playerCounts() (humans, total int) {
 	return humans, total
 }
 
+// rconFailures is what the server remembers of a source that sent wrong
+// rcon passwords.
+type rconFailures struct {
+	count int32 // wrong passwords in a row
+	last  int32 // time of the last one
+	until int32 // attempts before this time are ignored
+}
+
+// rconGuard keeps the wrong-password record of every source and the
+// global failure rate (see RconFreeFailures and RconGlobalFailures).
+type rconGuard struct {
+	sources   map[netip.Addr]rconFailures
+	global    bucket
+	lastSweep int32
+	// Failures not logged since the last logged one (the log is limited
+	// to one line a second so that a flood cannot fill the disk).
+	unlogged   int
+	lastLogged int32
+	logged     bool
+}
+
+// blocked reports whether src is backing off at time now.
+func (g *rconGuard) blocked(src netip.Addr, now int32) bool {
+	f, ok := g.sources[src]
+	return ok && now-f.until < 0 && now-f.last >= 0
+}
+
+// fail records a wrong password from src at time now.
+func (g *rconGuard) fail(src netip.Addr, now int32) {
+	if g.sources == nil {
+		g.sources = make(map[netip.Addr]rconFailures)
+	}
+	f, ok := g.sources[src]
+	if ok && (now-f.last > RconFailureMemory || now < f.last) {
+		f = rconFailures{}
+	}
+	if !ok && len(g.sources) >= MaxRconSources {
+		g.sweep(now)
+	}
+	f.count++
+	f.last = now
+	free := int32(RconFreeFailures)
+	if !g.global.allow(now, RconGlobalFailures, 1000/RconGlobalFailures) {
+		free = 0 // a flood from many sources: no free guesses
+	}
+	if f.count > free {
+		shift := min(f.count-free-1, 6)
+		f.until = now + min(int32(RconBackoff)<<shift, RconMaxBackoff)
+	}
+	if len(g.sources) < MaxRconSources || ok {
+		g.sources[src] = f
+	}
+}
+
+// succeed forgets src's failures.
+func (g *rconGuard) succeed(src netip.Addr) { delete(g.sources, src) }
+
+// sweep forgets sources whose failures are old, at most every second.
+func (g *rconGuard) sweep(now int32) {
+	if now-g.lastSweep < 1000 && now >= g.lastSweep {
+		return
+	}
+	g.lastSweep = now
+	for k, f := range g.sources {
+		if now-f.last > RconFailureMemory || now < f.last || (f.count <= RconFreeFailures && now-f.until >= 0 && now-f.last > RconMaxBackoff) {
+			delete(g.sources, k)
+		}
+	}
+}
+
+// rconPasswordMatches compares in time that does not depend on where the
+// two differ, nor on their lengths (both are hashed first).
+func rconPasswordMatches(got, want string) bool {
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
 // remoteCommand answers rcon (SVC_RemoteCommand): "rcon PASSWORD
 // COMMAND...". With the right rconPassword the command runs on the
-// server console and its output comes back in print packets. Wrong
-// passwords are logged and answered at most BadRconBurst times a
-// BadRconPeriod from all addresses together.
-func (s *Server) remoteCommand(from netip.AddrPort, line string) {
-	if !s.svs.rconLimit.allow(from.Addr(), s.svs.now) {
+// server console and its output comes back in print packets. A source
+// that sent too many wrong passwords backs off (see RconFreeFailures);
+// wrong passwords are logged and answered only with a reply no longer
+// than the request.
+func (s *Server) remoteCommand(from netip.AddrPort, line string, requestLen int) {
+	src := Source(from)
+	if !s.svs.rconLimit.allow(src, s.svs.now) {
+		return
+	}
+	if s.cfg.RconPassword == "" {
+		s.sendSmallReply(from, oob.FormatPrint("No rconpassword set on the server.\n"), requestLen)
+		return
+	}
+	if s.svs.rcon.blocked(src, s.svs.now) {
+		s.svs.stats.RconIgnored++
 		return
 	}
 	password, command := rconSplit(line)
-	if s.cfg.RconPassword == "" {
-		s.sendOOB(from, oob.FormatPrint("No rconpassword set on the server.\n"))
-		return
-	}
-	if password != s.cfg.RconPassword {
-		if !s.svs.badRconLimit.allow(s.svs.now, BadRconBurst, BadRconPeriod) {
-			return
+	if !rconPasswordMatches(password, s.cfg.RconPassword) {
+		s.svs.rcon.fail(src, s.svs.now)
+		s.svs.stats.RconFailures++
+		g := &s.svs.rcon
+		if !g.logged || s.svs.now-g.lastLogged >= 1000 || s.svs.now < g.lastLogged {
+			more := ""
+			if g.unlogged > 0 {
+				more = " (" + strconv.Itoa(g.unlogged) + " more since the last line)"
+			}
+			s.logf("Bad rcon from %s: %s%s", from, command, more)
+			g.unlogged, g.lastLogged, g.logged = 0, s.svs.now, true
+		} else {
+			g.unlogged++
 		}
-		s.logf("Bad rcon from %s: %s", from, command)
-		s.sendOOB(from, oob.FormatPrint("Bad rconpassword.\n"))
+		s.sendSmallReply(from, oob.FormatPrint("Bad rconpassword.\n"), requestLen)
 		return
 	}
+	s.svs.rcon.succeed(src)
 	s.logf("Rcon from %s: %s", from, command)
 	var out strings.Builder
 	s.redirect = &out
+	s.remote = true
 	s.execText(command, 0)
+	s.remote = false
 	s.redirect = nil
 	text := out.String()
 	if text == "" {

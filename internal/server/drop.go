@@ -36,6 +36,10 @@ func (s *Server) dropClient(c *client, reason string) {
 		c.resetConnection()
 		c.state = StateFree
 	} else {
+		// What was still waiting is of no use to a client that leaves;
+		// flushCommands kept a ring slot free for this.
+		c.outbox = c.outbox[:0]
+		c.clearConfigstrings()
 		c.pushCommand(`disconnect "` + quoteSafe(reason) + `"`)
 		c.lastPacketTime = s.svs.now
 		c.lastZombieReply = s.svs.now

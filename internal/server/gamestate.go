@@ -161,8 +161,9 @@ func (s *Server) setServerConfigstrings() {
 }
 
 // setConfigstring changes a configstring and, unless a map is loading,
-// sends the change to every client that has a gamestate
-// (SV_SetConfigstring).
+// marks it changed for every client that has a gamestate
+// (SV_SetConfigstring): the newest value goes in the client's next
+// message once it is in the game (flushCommands).
 func (s *Server) setConfigstring(index int, value string) {
 	lv := s.sv
 	if lv == nil || uint(index) >= bg.MaxConfigstrings {
@@ -180,15 +181,12 @@ func (s *Server) setConfigstring(index int, value string) {
 	if lv.loading {
 		return
 	}
-	cmds := proto.ConfigstringCommands(index, value)
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
-		if c.bot || c.state < StatePrimed {
+		if c.bot || c.chan_ == nil || c.state < StatePrimed {
 			continue
 		}
-		for _, cmd := range cmds {
-			s.addServerCommand(c, cmd)
-		}
+		c.markConfigstring(index)
 	}
 }
 
@@ -198,9 +196,11 @@ func (s *Server) setConfigstring(index int, value string) {
 func (s *Server) sendGamestate(c *client) {
 	lv := s.sv
 	if err := c.chan_.Flush(); err != nil {
-		s.svs.badPackets++
+		s.svs.stats.BadPackets++
 	}
 	c.state = StatePrimed
+	c.clearConfigstrings() // the gamestate carries them
+	s.flushCommands(c)
 	seq := int32(c.chan_.OutgoingSequence())
 	c.gamestateMessageNum = seq
 	c.deltaMessage = -1

@@ -295,6 +295,7 @@ type testClient struct {
 	errs    []error
 	packets int
 	bytesIn int
+	slots   int // server command ring slots received
 }
 
 func newTestClient(t testing.TB, conn netchan.Conn, server netip.AddrPort, name string) *testClient {
@@ -309,7 +310,7 @@ func (c *testClient) sendOOB(text string) {
 }
 
 // start begins the handshake.
-func (c *testClient) start() { c.sendOOB(oob.CmdGetChallenge) }
+func (c *testClient) start() { c.sendOOB(oob.FormatGetChallenge(int32(c.qport) + 1)) }
 
 func (c *testClient) userinfo() string {
 	ui := `\name\` + c.name + `\rate\25000\snaps\20\protocol\` + strconv.Itoa(c.protocol) +
@@ -360,8 +361,8 @@ func (c *testClient) handle(p []byte) {
 		c.oob = append(c.oob, text)
 		switch cmd := oob.Command(text); {
 		case strings.EqualFold(cmd, oob.CmdChallengeResponse):
-			ch, err := oob.ParseChallengeResponse(text)
-			if err == nil && c.ch == nil {
+			ch, clientCh, _, err := oob.ParseChallengeResponse(text)
+			if err == nil && c.ch == nil && clientCh == int32(c.qport)+1 {
 				c.challenge = ch
 				c.connect()
 			}
@@ -420,15 +421,25 @@ func (c *testClient) parse(body []byte, seq int32) {
 			if n <= c.serverCmdSeq {
 				continue
 			}
+			if n-c.serverCmdSeq > proto.MaxReliableCommands {
+				// Garbage, as the real client judges it: a message
+				// scrambled with a gamestate's setting not yet received.
+				c.errs = append(c.errs, fmt.Errorf("message %d: server command %d beyond the window", seq, n))
+				return
+			}
 			if n != c.serverCmdSeq+1 {
 				c.gaps++
 			}
 			c.serverCmdSeq = n
 			c.serverCmds[n&(proto.MaxReliableCommands-1)] = text
-			c.received = append(c.received, text)
-			if args := oob.Tokenize(text); args.Argv(0) == "disconnect" {
-				c.disconnected = true
-				c.disconnectReason = args.Argv(1)
+			c.slots++
+			// A slot carries one or more commands.
+			for line := range proto.SplitCommands(text) {
+				c.received = append(c.received, line)
+				if args := oob.Tokenize(line); args.Argv(0) == "disconnect" {
+					c.disconnected = true
+					c.disconnectReason = args.Argv(1)
+				}
 			}
 		case proto.SvcGamestate:
 			proto.ReadGamestate(r, &c.gs)

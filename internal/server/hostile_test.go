@@ -101,7 +101,7 @@ func TestHostileInput(t *testing.T) {
 		}},
 		{"wrong rcon passwords", func() {
 			for i := 0; i < 50; i++ {
-				send(oob.Packet("rcon guess" + strconv.Itoa(i) + " kick Good"))
+				send(oob.Packet("rcon guessed-password-" + strconv.Itoa(i) + " kick Good"))
 			}
 		}},
 		{"garbage from a connected client", func() {
@@ -120,8 +120,8 @@ func TestHostileInput(t *testing.T) {
 			t.Fatalf("after %s: disconnected %v active %v errors %v", cat.name, good.disconnected, good.active(), good.errs)
 		}
 	}
-	// The attacker got at most a burst of "Bad rconpassword" answers, and
-	// the log names it.
+	// The attacker got "Bad rconpassword" answers only until its address
+	// backed off, and the log names it.
 	replies := 0
 	buf := make([]byte, 1<<16)
 	for {
@@ -134,8 +134,8 @@ func TestHostileInput(t *testing.T) {
 			replies++
 		}
 	}
-	if replies == 0 || replies > RconBurst {
-		t.Fatalf("%d bad rcon replies, want 1..%d", replies, RconBurst)
+	if replies == 0 || replies > RconFreeFailures+1 {
+		t.Fatalf("%d bad rcon replies, want 1..%d", replies, RconFreeFailures+1)
 	}
 	if !strings.Contains(u.log.String(), "Bad rcon from 127.0.0.1:") {
 		t.Fatalf("no bad rcon in the log:\n%s", u.log)
@@ -209,7 +209,7 @@ func TestQueries(t *testing.T) {
 	if !strings.Contains(out, "Ana") || !strings.Contains(out, "Zed") {
 		t.Errorf("rcon status output %q", out)
 	}
-	if out := ask("rcon wrong status", oob.CmdPrint); !strings.Contains(out, "Bad rconpassword") {
+	if out := ask("rcon wrongpassword status", oob.CmdPrint); !strings.Contains(out, "Bad rconpassword") {
 		t.Errorf("wrong password: %q", out)
 	}
 }
@@ -272,4 +272,19 @@ func FuzzServerPacket(f *testing.F) {
 			t.Fatalf("server time %d -> %d", before, h.srv.Time())
 		}
 	})
+}
+
+func TestSafeLogText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text\nsecond line", "plain text\nsecond line"},
+		{"\x1b[2Jclear", `\x1b[2Jclear`},
+		{"car\rriage", `car\rriage`},
+		{"bidi\u202eevil", `bidi\u202eevil`},
+		{"bad\xffbyte", `bad\xffbyte`},
+		{"Zoë", "Zoë"},
+	} {
+		if got := safeLogText(tc.in); got != tc.want {
+			t.Errorf("safeLogText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

@@ -1,6 +1,14 @@
 package server
 
-import "net/netip"
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+	"net/netip"
+
+	"tremor/net/netchan"
+)
 
 // bucket is a leaky bucket (Quake III's leakyBucket_t): up to burst
 // events pass at once, and the level drains by one every period
@@ -32,6 +40,32 @@ func (b *bucket) drain(now, period int32) {
 	if b.level == 0 {
 		b.last = now
 	}
+}
+
+// byteBudget is a token bucket of bytes: it holds up to burst bytes and
+// refills at perSecond bytes a second. A reply may go only when the
+// budget holds its size.
+type byteBudget struct {
+	tokens int64 // bytes × 1000, so that refills of a few milliseconds are exact
+	last   int32
+	init   bool
+}
+
+// spend takes n bytes from the budget at time now and reports whether
+// they were there; when they were not, nothing is taken.
+func (b *byteBudget) spend(now int32, n, burst, perSecond int) bool {
+	full := int64(burst) * 1000
+	if !b.init || now < b.last {
+		b.tokens, b.last, b.init = full, now, true
+	}
+	b.tokens = min(full, b.tokens+int64(now-b.last)*int64(perSecond))
+	b.last = now
+	need := int64(n) * 1000
+	if b.tokens < need {
+		return false
+	}
+	b.tokens -= need
+	return true
 }
 
 // limiter is a bounded table of leaky buckets, one per key. When the
@@ -78,59 +112,89 @@ func (l *limiter[K]) sweep(now int32) bool {
 	return len(l.buckets) < l.maxKeys
 }
 
-// challenge is one outstanding getchallenge answer.
-type challenge struct {
-	value int32
-	time  int32 // when it was given out
+// Source returns the key every per-source limit uses for addr: the IPv4
+// address, or the IPv6 address's /64 prefix (one host, or one customer
+// of an internet provider, holds a whole /64, so keying by the full
+// address would let it rotate through 2^64 sources). The port never
+// counts: rotating source ports does not make a new source.
+func Source(addr netip.AddrPort) netip.Addr {
+	a := addr.Addr().Unmap()
+	if a.Is4() {
+		return a
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return a
+	}
+	return p.Addr()
 }
 
-// challengeTable binds challenges to the address that asked for them
-// (Quake III's svs.challenges). It holds at most MaxChallenges entries;
-// when full, the oldest is replaced.
-type challengeTable struct {
-	m map[netip.AddrPort]challenge
+// isLocal reports whether addr is on this host: 127.0.0.0/8, ::1, or an
+// in-memory loopback pair. The per-IP slot cap exempts such addresses
+// (tests and a classroom demo run many clients on one machine); no
+// rate limit does.
+func isLocal(addr netip.AddrPort) bool {
+	a := addr.Addr().Unmap()
+	return a.IsLoopback() || netchan.IsLoopbackAddr(addr)
 }
 
-// Challenge limits.
+// Challenges (Quake III's svs.challenges, made stateless as SYN cookies
+// and DTLS cookies are): a challenge is a keyed hash of the sender's
+// address and port and of the current ChallengeEpoch, so the server keeps
+// no table that a flood of getchallenge packets could fill or evict. A
+// connect carrying the challenge proves that its sender receives packets
+// at the address it claims.
 const (
-	// MaxChallenges is how many addresses may hold a challenge at once.
-	MaxChallenges = 1024
-	// ChallengeLifetime is how long, in milliseconds, a challenge stays
-	// valid.
-	ChallengeLifetime = 60_000
+	// ChallengeEpoch is the length, in milliseconds, of one challenge
+	// epoch. A challenge is valid in the epoch it was made and the next
+	// one, so it lives between one and two epochs.
+	ChallengeEpoch = 30_000
 )
 
-// get returns addr's challenge if it has a live one.
-func (t *challengeTable) get(addr netip.AddrPort, now int32) (int32, bool) {
-	c, ok := t.m[addr]
-	if !ok || now-c.time > ChallengeLifetime || now < c.time {
-		return 0, false
-	}
-	return c.value, true
+// challenger makes and checks stateless challenges.
+type challenger struct {
+	mac hash.Hash // HMAC-SHA-256 under a key drawn when the server starts
+	buf [4 + 16 + 2]byte
+	sum [sha256.Size]byte
 }
 
-// put gives addr the challenge value, evicting the oldest entry when the
-// table is full.
-func (t *challengeTable) put(addr netip.AddrPort, value, now int32) {
-	if t.m == nil {
-		t.m = make(map[netip.AddrPort]challenge)
-	}
-	if _, ok := t.m[addr]; !ok && len(t.m) >= MaxChallenges {
-		var oldest netip.AddrPort
-		first := true
-		var oldestTime int32
-		for a, c := range t.m {
-			if first || c.time-oldestTime < 0 {
-				oldest, oldestTime, first = a, c.time, false
-			}
-		}
-		delete(t.m, oldest)
-	}
-	t.m[addr] = challenge{value: value, time: now}
+func newChallenger(key []byte) challenger {
+	return challenger{mac: hmac.New(sha256.New, key)}
 }
 
-// valid reports whether value is the live challenge given to addr.
-func (t *challengeTable) valid(addr netip.AddrPort, value, now int32) bool {
-	v, ok := t.get(addr, now)
-	return ok && v == value
+// make returns addr's challenge for the epoch of time now: a positive
+// int32, never 0.
+func (c *challenger) make(addr netip.AddrPort, now int32) int32 {
+	return c.at(addr, now/ChallengeEpoch)
+}
+
+func (c *challenger) at(addr netip.AddrPort, epoch int32) int32 {
+	binary.BigEndian.PutUint32(c.buf[0:4], uint32(epoch))
+	ip := addr.Addr().As16()
+	copy(c.buf[4:20], ip[:])
+	binary.BigEndian.PutUint16(c.buf[20:22], addr.Port())
+	c.mac.Reset()
+	c.mac.Write(c.buf[:])
+	sum := c.mac.Sum(c.sum[:0])
+	v := int32(binary.BigEndian.Uint32(sum) & 0x7fffffff)
+	if v == 0 {
+		v = 1
+	}
+	return v
+}
+
+// valid reports whether value is addr's challenge of the current or the
+// previous epoch.
+func (c *challenger) valid(addr netip.AddrPort, value, now int32) bool {
+	if value <= 0 {
+		return false
+	}
+	e := now / ChallengeEpoch
+	return hmac.Equal(u32(c.at(addr, e)), u32(value)) || hmac.Equal(u32(c.at(addr, e-1)), u32(value))
+}
+
+func u32(v int32) []byte {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(v))
+	return b[:]
 }

@@ -11,9 +11,12 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
@@ -79,6 +82,7 @@ type Server struct {
 
 	quit     bool
 	redirect *strings.Builder // rcon output, when set
+	remote   bool             // the command running came through rcon
 
 	// Scratch reused by every message, so steady frames allocate nothing.
 	w       msg.Writer
@@ -107,16 +111,43 @@ type static struct {
 	started      bool
 
 	clients       [bg.MaxClients]client
-	challenges    challengeTable
-	queryLimit    limiter[netip.AddrPort] // getinfo, getstatus, getchallenge, connect
-	rconLimit     limiter[netip.Addr]
-	badRconLimit  bucket
-	outLimit      bucket // every connectionless reply
+	challenger    challenger
+	queryLimit    limiter[netip.Addr] // getinfo and getstatus, per Source
+	queryBudget   byteBudget          // bytes of every getinfo and getstatus answer
+	rconLimit     limiter[netip.Addr] // rcon packets, per Source
+	refusalLimit  limiter[netip.Addr] // prints refusing a connect, per Source
+	rcon          rconGuard
 	rng           *rand.Rand
 	serverID      int32
 	snapFlagCount uint8 // toggles proto.SnapServerCount on every map and restart
 
-	strayPackets, badPackets int
+	stats Stats
+}
+
+// Stats counts what the server refused or dropped, and the connectionless
+// traffic, since it started (for status, tools and tests).
+type Stats struct {
+	// StrayPackets are sequenced packets from an address and qport that
+	// have no connection; BadPackets are packets that could not be read.
+	StrayPackets, BadPackets int
+	// OOBPacketsIn and OOBBytesIn count connectionless packets received
+	// (UDP payload); OOBBytesOut the bytes of connectionless replies.
+	OOBPacketsIn            int
+	OOBBytesIn, OOBBytesOut int64
+	// QueriesLimited are getinfo and getstatus not answered because of a
+	// per-source limit or the query byte budget.
+	QueriesLimited int
+	// RepliesTooLarge are handshake and rcon replies not sent because
+	// they were longer than the request.
+	RepliesTooLarge int
+	// RconFailures are wrong rcon passwords; RconIgnored rcon packets
+	// from a source backing off.
+	RconFailures, RconIgnored int
+	// CommandsFlooded are client commands ignored by sv_floodProtect,
+	// from every client together.
+	CommandsFlooded int
+	// FloodDrops are clients dropped for flooding commands.
+	FloodDrops int
 }
 
 // level is the state of the map being played (Quake III's sv), replaced
@@ -184,8 +215,18 @@ func New(conn netchan.Conn, cfg Config, log io.Writer) (*Server, error) {
 	}
 	s.svs.rng = rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 	s.svs.serverID = s.svs.rng.Int32N(1<<24) + 1
-	s.svs.queryLimit = newLimiter[netip.AddrPort](QueryBurst, QueryPeriod, 4096)
-	s.svs.rconLimit = newLimiter[netip.Addr](RconBurst, RconPeriod, 1024)
+	s.svs.queryLimit = newLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxQuerySources)
+	s.svs.rconLimit = newLimiter[netip.Addr](RconBurst, RconPeriod, MaxQuerySources)
+	s.svs.refusalLimit = newLimiter[netip.Addr](RefusalBurst, RefusalPeriod, MaxQuerySources)
+	var key [32]byte
+	if cfg.Seed != 0 {
+		for i := range key {
+			key[i] = byte(s.svs.rng.Uint32())
+		}
+	} else {
+		_, _ = crand.Read(key[:])
+	}
+	s.svs.challenger = newChallenger(key[:])
 	for i := range s.svs.clients {
 		s.svs.clients[i].num = i
 		s.svs.clients[i].resetConnection()
@@ -293,7 +334,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return fmt.Errorf("server: %w", err)
 		default:
 			// ICMP errors and the like: note them and go on.
-			s.svs.badPackets++
+			s.svs.stats.BadPackets++
 		}
 		s.Frame(now)
 	}
@@ -358,6 +399,9 @@ func (s *Server) Frame(now int32) {
 		s.runQueue() // what the game asked for (map_restart) runs between frames
 	}
 	if ran && s.sv != nil {
+		for i := range s.svs.clients {
+			s.applyUserinfoChange(&s.svs.clients[i])
+		}
 		s.checkTimeouts()
 		s.calcPings()
 		s.sendClientMessages()
@@ -372,17 +416,19 @@ func (s *Server) Frame(now int32) {
 func (s *Server) Packet(now int32, from netip.AddrPort, data []byte) {
 	s.setNow(now)
 	if oob.IsConnectionless(data) {
+		s.svs.stats.OOBPacketsIn++
+		s.svs.stats.OOBBytesIn += int64(len(data))
 		s.connectionless(from, data)
 		return
 	}
 	h, err := netchan.PeekHeader(data, netchan.ServerSide)
 	if err != nil {
-		s.svs.badPackets++
+		s.svs.stats.BadPackets++
 		return
 	}
 	c := s.clientByAddr(from, h.Qport)
 	if c == nil {
-		s.svs.strayPackets++
+		s.svs.stats.StrayPackets++
 		return
 	}
 	body, ok, err := c.chan_.Process(data)
@@ -415,6 +461,10 @@ func (s *Server) clientByAddr(addr netip.AddrPort, qport uint16) *client {
 	return nil
 }
 
+// Stats returns the server's counters. Owner goroutine only: call it
+// through Do while Run runs.
+func (s *Server) Stats() Stats { return s.svs.stats }
+
 // Shutdown drops every client with reason, sending each its disconnect
 // message, and shuts the game down. The server can load a map again
 // afterwards.
@@ -432,15 +482,43 @@ func (s *Server) Shutdown(reason string) {
 }
 
 // logf writes a line to the log, or to the rcon reply being built.
+// Control and format characters (terminal escapes, carriage returns,
+// bidi overrides) that players put in names or text are shown escaped.
 func (s *Server) logf(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	if !strings.HasSuffix(line, "\n") {
-		line += "\n"
-	}
+	line := safeLogText(strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")) + "\n"
 	if s.redirect != nil {
 		s.redirect.WriteString(line)
 	}
 	_, _ = io.WriteString(s.logw, line)
+}
+
+// safeLogText returns text with every character that is not printable
+// (unicode.IsPrint) but for newlines written as a Go escape (\x1b,
+// \u202e). Plain text is returned as is, without allocating.
+func safeLogText(text string) string {
+	clean := true
+	for _, r := range text {
+		if r != '\n' && (r == utf8.RuneError || !unicode.IsPrint(r)) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	var b strings.Builder
+	for i, r := range text {
+		switch {
+		case r == '\n' || (r != utf8.RuneError && unicode.IsPrint(r)):
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			fmt.Fprintf(&b, "\\x%02x", text[i])
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 // Map loads map name, as the map command does, and reports an error if it
@@ -507,7 +585,7 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 		Snapshots: c.stats.snapshots, SnapshotsFull: c.stats.snapshotsFull,
 		SnapshotsRateDelayed: c.stats.snapshotsRateDelayed, SnapshotBytes: c.stats.snapshotBytes,
 		Gamestates: c.stats.gamestates, CommandsExecuted: c.stats.commandsExecuted,
-		CommandsFlooded: c.stats.commandsFlooded, Usercmds: c.stats.usercmds, UsercmdsClamped: c.stats.usercmdsClamped,
+		CommandsFlooded: c.stats.commandsFlooded, UserinfoChanges: c.stats.userinfoChanges, Usercmds: c.stats.usercmds, UsercmdsClamped: c.stats.usercmdsClamped,
 		ReliableSequence: c.reliableSequence, ReliableAcknowledge: c.reliableAcknowledge,
 		LastClientCommand: c.lastClientCommand,
 	}

@@ -124,7 +124,7 @@ func TestChallengeBoundToAddress(t *testing.T) {
 	if len(q) != 1 {
 		t.Fatalf("%d replies to getchallenge", len(q))
 	}
-	ch, err := oob.ParseChallengeResponse(strings.TrimPrefix(string(q[0].data), oob.Marker))
+	ch, _, _, err := oob.ParseChallengeResponse(strings.TrimPrefix(string(q[0].data), oob.Marker))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,8 +317,13 @@ func TestReliableOverflowDrops(t *testing.T) {
 	c := h.client("Ana")
 	h.connect(c)
 	c.auto = false // stops acknowledging
-	for i := 0; i <= proto.MaxReliableCommands; i++ {
-		h.srv.Exec("say spam " + strconv.Itoa(i))
+	// Commands are batched, a slot or two a message: the ring fills after
+	// about MaxReliableCommands messages, then MaxOutboxBytes wait.
+	long := strings.Repeat("x", 200)
+	for i := 0; i < 200 && len(drops) == 0; i++ {
+		for j := 0; j < 20; j++ {
+			h.srv.Exec("say spam " + strconv.Itoa(i) + " " + long)
+		}
 		h.step(50)
 	}
 	if len(drops) != 1 || drops[0] != "server command overflow" {
@@ -340,6 +345,61 @@ func TestReliableOverflowDrops(t *testing.T) {
 	h.run(200)
 	if !d.disconnected || d.disconnectReason != "lost reliable commands" {
 		t.Fatalf("Bob not told: %v %q", d.disconnected, d.disconnectReason)
+	}
+}
+
+// A client whose acknowledgements stall for seconds while a crowd joins
+// and chats is not dropped: configstring changes coalesce, commands share
+// ring slots, and once its packets flow again it gets every chat line
+// once and in order, with no gap, and the final configstrings.
+func TestLaggingClientSurvivesCrowd(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxClients = 40
+	h := newHarness(t, cfg)
+	var drops []string
+	h.srv.OnDrop = func(client int, reason string) { drops = append(drops, reason) }
+	a := h.client("Ana")
+	h.connect(a)
+	stalled := true
+	h.net.drop = func(from, to netip.AddrPort, p []byte) bool { return stalled && from == a.conn.LocalAddr() }
+	h.srv.Exec("addbot 30")
+	for i := 0; i < 100; i++ {
+		h.srv.Exec("say line " + strconv.Itoa(i))
+		if i%2 == 0 {
+			h.step(50)
+		}
+	}
+	h.run(3000) // 5.5 s without a packet from Ana
+	stalled = false
+	h.run(2000)
+	if len(drops) != 0 || a.disconnected {
+		t.Fatalf("drops %q, Ana disconnected %v (%q)", drops, a.disconnected, a.disconnectReason)
+	}
+	if a.gaps != 0 {
+		t.Fatalf("%d server command gaps", a.gaps)
+	}
+	chats := a.commandsMatching("chat ")
+	if len(chats) != 100 {
+		t.Fatalf("%d chat lines, want 100", len(chats))
+	}
+	for i, line := range chats {
+		if want := `chat "server: line ` + strconv.Itoa(i) + `"`; line != want {
+			t.Fatalf("chat %d: %q, want %q", i, line, want)
+		}
+	}
+	if a.slots > 40 {
+		t.Fatalf("%d ring slots used for %d commands", a.slots, len(a.received))
+	}
+	// What Ana believes equals what the server has.
+	for _, cmd := range a.commandsMatching("cs ") {
+		args := oob.Tokenize(cmd)
+		n, _ := strconv.Atoi(args.Argv(1))
+		a.gs.Configstrings[n] = args.Argv(2)
+	}
+	for i := range h.srv.sv.gamestate.Configstrings {
+		if a.gs.Configstrings[i] != h.srv.sv.gamestate.Configstrings[i] {
+			t.Fatalf("configstring %d: client %q, server %q", i, a.gs.Configstrings[i], h.srv.sv.gamestate.Configstrings[i])
+		}
 	}
 }
 
@@ -437,8 +497,10 @@ func TestDeltaBaseChoice(t *testing.T) {
 		// A ring that holds only a few snapshots' entities.
 		lv := h.srv.sv
 		n := len(c.lastSnap.ents)
+		// Past every entity written so far, so that no frame stored
+		// before the ring shrank counts as intact.
+		lv.nextSnapEnts += int64(len(lv.snapEnts))
 		lv.snapEnts = lv.snapEnts[:n*3+1]
-		lv.nextSnapEnts = 0
 		h.run(200)
 		c.holdAck = c.messageAck
 		var seen []uint8
@@ -453,7 +515,7 @@ func TestDeltaBaseChoice(t *testing.T) {
 	})
 	for _, s := range c.snaps {
 		if !s.usable {
-			t.Fatalf("snapshot %d named a base the client does not have", s.messageNum)
+			t.Fatalf("snapshot %d named a base the client does not have (delta %d, errs %v)", s.messageNum, s.header.DeltaNum, c.errs)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"errors"
+	"math/bits"
+	"strings"
 
 	"tremor/bg"
 	"tremor/game"
@@ -60,6 +63,10 @@ func (s *Server) sendClientMessages() {
 // sendClientSnapshot builds and sends c's next message: unacknowledged
 // reliable commands, the snapshot, padding (SV_SendClientSnapshot).
 func (s *Server) sendClientSnapshot(c *client) {
+	s.flushCommands(c)
+	if c.state == StateZombie {
+		return
+	}
 	seq := int32(c.chan_.OutgoingSequence())
 	frame := s.buildClientSnapshot(c, seq)
 	w := &s.w
@@ -290,26 +297,125 @@ func (s *Server) pumpFragments() {
 	}
 }
 
+// Reliable command batching. Quake III gave every server command its
+// own slot in the client's ring of MaxReliableCommands, so 64 changes
+// before an acknowledgement came back overflowed it: a crowd joining at
+// once dropped everybody. Tremor queues a client's commands in its
+// outbox and, when the client's next message is built, packs them, joined
+// by proto.CommandSeparator, into as few slots as fit (a slot holds up to MaxBatchBytes);
+// configstring changes are coalesced (only the newest value of each goes,
+// Quake III's csUpdated). A client uses at most a slot or two per
+// message, however much happens, so only a client whose own
+// acknowledgements stall can fill its ring.
+const (
+	// MaxBatchBytes is the most text one ring slot carries.
+	MaxBatchBytes = 4000
+	// MaxOutboxBytes bounds the commands waiting for ring slots. A client
+	// whose acknowledgements stall long enough to let this much pile up
+	// is dropped with "server command overflow".
+	MaxOutboxBytes = 64 << 10
+	// ringReserve slots are kept free for the disconnect command.
+	ringReserve = 1
+)
+
 // addServerCommand queues a reliable command for c
-// (SV_AddServerCommand). A client that lets MaxReliableCommands
-// commands go unacknowledged is dropped.
+// (SV_AddServerCommand); it goes in c's next message.
 func (s *Server) addServerCommand(c *client, text string) {
 	if c.bot || c.chan_ == nil || c.state < StateConnected {
 		return
 	}
-	if len(text) > msg.MaxBigStringChars {
-		s.logf("server: command for %s too long (%d bytes), not sent", c.name, len(text))
+	if len(text) > MaxBatchBytes || strings.IndexByte(text, proto.CommandSeparator) >= 0 {
+		s.logf("server: command for %s too long or holding a separator (%d bytes), not sent", c.name, len(text))
 		return
 	}
-	if c.reliableSequence-c.reliableAcknowledge >= proto.MaxReliableCommands {
-		s.logf("%s: %d server commands unacknowledged", c.name, c.reliableSequence-c.reliableAcknowledge)
+	if len(c.outbox)+len(text)+1 > MaxOutboxBytes {
+		s.logf("%s: %d server commands unacknowledged, %d bytes waiting", c.name,
+			c.reliableSequence-c.reliableAcknowledge, len(c.outbox))
 		s.dropClient(c, "server command overflow")
 		return
 	}
-	c.pushCommand(text)
+	if len(c.outbox) > 0 {
+		c.outbox = append(c.outbox, proto.CommandSeparator)
+	}
+	c.outbox = append(c.outbox, text...)
 }
 
-// pushCommand puts text in c's ring without the overflow check.
+// markConfigstring notes that configstring index changed, for c's next
+// message.
+func (c *client) markConfigstring(index int) {
+	c.csUpdated[index/64] |= 1 << (index % 64)
+	c.csPending = true
+}
+
+// clearConfigstrings forgets c's configstring changes (its gamestate
+// carries them).
+func (c *client) clearConfigstrings() {
+	c.csUpdated = [len(c.csUpdated)]uint64{}
+	c.csPending = false
+}
+
+// flushCommands moves c's waiting commands into its ring: first the
+// changed configstrings (when c is in the game; a client not yet in it
+// gets them with its next gamestate or once it enters), then the outbox,
+// packed into slots of at most MaxBatchBytes while the ring has room.
+func (s *Server) flushCommands(c *client) {
+	if c.reliableSequence-c.reliableAcknowledge >= proto.MaxReliableCommands-ringReserve {
+		return // the ring is full: everything waits, configstrings still coalesced
+	}
+	if c.csPending && c.state == StateActive && s.sv != nil {
+		var lines []byte
+		for w, set := range c.csUpdated {
+			for set != 0 {
+				i := w*64 + bits.TrailingZeros64(set)
+				set &= set - 1
+				for _, cmd := range proto.ConfigstringCommands(i, s.sv.gamestate.Configstrings[i]) {
+					if len(lines) > 0 {
+						lines = append(lines, proto.CommandSeparator)
+					}
+					lines = append(lines, cmd...)
+				}
+			}
+		}
+		c.clearConfigstrings()
+		if len(c.outbox) > 0 {
+			lines = append(append(lines, proto.CommandSeparator), c.outbox...)
+		}
+		c.outbox = lines
+	}
+	for len(c.outbox) > 0 && c.reliableSequence-c.reliableAcknowledge < proto.MaxReliableCommands-ringReserve {
+		n := batchLen(c.outbox)
+		c.pushCommand(string(c.outbox[:n]))
+		if n < len(c.outbox) {
+			n++ // the separator between batches
+		}
+		c.outbox = c.outbox[:copy(c.outbox, c.outbox[n:])]
+	}
+}
+
+// batchLen returns how many bytes of the proto.CommandSeparator-separated lines fit one
+// slot: whole lines up to MaxBatchBytes (every line fits alone).
+func batchLen(lines []byte) int {
+	if len(lines) <= MaxBatchBytes {
+		return len(lines)
+	}
+	n := 0
+	for n < len(lines) {
+		i := bytes.IndexByte(lines[n:], proto.CommandSeparator)
+		end := len(lines)
+		if i >= 0 {
+			end = n + i
+		}
+		if end > MaxBatchBytes && n > 0 {
+			return n - 1 // up to, not including, the separator
+		}
+		n = end + 1
+	}
+	return len(lines)
+}
+
+// pushCommand puts text in c's ring. Only flushCommands and the
+// disconnect command use it: the ring never holds more than
+// MaxReliableCommands unacknowledged commands.
 func (c *client) pushCommand(text string) {
 	c.reliableSequence++
 	c.reliableCommands[c.reliableSequence&(proto.MaxReliableCommands-1)] = text
