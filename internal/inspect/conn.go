@@ -325,7 +325,9 @@ func (c *conn) commitServer(ops []Op) {
 		case o.Command != nil && o.Command.New && o.Command.Sequence > c.serverCmdSeq:
 			c.serverCmdSeq = o.Command.Sequence
 			c.serverCmds.put(o.Command.Sequence, o.Command.Text)
-			c.executeServerCommand(o.Command.Text)
+			for cmd := range proto.SplitCommands(o.Command.Text) {
+				c.executeServerCommand(cmd)
+			}
 		case o.gs != nil:
 			c.gs = o.gs
 			c.haveGamestate = true
