@@ -164,13 +164,6 @@ func (s *Server) getChallenge(from netip.AddrPort, text string, requestLen int) 
 	s.sendSmallReply(from, oob.FormatChallengeResponse(ch, clientChallenge), requestLen)
 }
 
-// Refusals sent in answer to connect. A client that reads BadChallenge
-// asks for a fresh challenge.
-const (
-	BadChallengeMessage = "No or bad challenge for your address.\n"
-	ServerFullMessage   = "Server is full.\n"
-)
-
 // directConnect answers connect (SV_DirectConnect). The userinfo must
 // carry the protocol version, the client's qport and the challenge of
 // the sender's address. A connect from the exact address (IP and port)
@@ -194,7 +187,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 	ch64, err := strconv.ParseInt(oob.ValueForKey(userinfo, "challenge"), 10, 32)
 	challenge := int32(ch64)
 	if err != nil || !s.svs.challenger.valid(from, challenge, s.svs.now) {
-		reply(BadChallengeMessage)
+		reply(oob.BadChallengePrint) // the client asks for a fresh challenge
 		return
 	}
 	// From here on the sender has shown it receives at its address.
@@ -234,7 +227,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 				// A resend or a duplicate of the connect that made
 				// this connection, whose client has not used it
 				// yet: answer it again, change nothing.
-				s.sendSmallReply(from, oob.CmdConnectResponse+" "+strconv.Itoa(int(challenge)), requestLen)
+				s.sendSmallReply(from, oob.FormatConnectResponse(challenge), requestLen)
 				return
 			}
 			if s.svs.now-c.lastConnectTime < ReconnectLimit && s.svs.now >= c.lastConnectTime {
@@ -263,7 +256,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 		}
 	}
 	if slot == nil {
-		reply(ServerFullMessage)
+		reply("Server is full.\n")
 		return
 	}
 
@@ -294,7 +287,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 		return
 	}
 	s.logf("client %d connected from %s: %s", c.num, from, c.name)
-	s.sendSmallReply(from, oob.CmdConnectResponse+" "+strconv.Itoa(int(challenge)), requestLen)
+	s.sendSmallReply(from, oob.FormatConnectResponse(challenge), requestLen)
 }
 
 // clientsFrom counts the connected clients (zombies included: their slot
