@@ -15,7 +15,7 @@
 // server time snapshots carry, Quake III's svs.time), catching up at most
 // MaxFrameCatchUp ms at once.
 //
-// State kept for the whole run (static: clients, challenges, rate
+// State kept for the whole run (static: clients, the challenge key, rate
 // limiters, the frame clock) is separate from the state of the map being
 // played (level: the game, configstrings, baselines, server id, checksum
 // feed, the snapshot entity ring), as Quake III separated svs and sv.
@@ -23,18 +23,19 @@
 // # Connecting
 //
 //	client                                   server
-//	getchallenge                    ->       challenge bound to the sender's address and port
-//	                                <-       challengeResponse N
-//	connect "\name\..\protocol\1\qport\Q\challenge\N\rate\..\snaps\.."
-//	                                <-       connectResponse    (or print "Server is full." ...)
+//	getchallenge CC PADDING         ->       HMAC of the sender's address, port and 30 s epoch
+//	                                <-       challengeResponse N CC 3   (never longer than the request)
+//	connect "\name\..\protocol\3\qport\Q\challenge\N\rate\..\snaps\.."
+//	                                <-       connectResponse N    (or print "Server is full." ...)
 //	netchan packets (any serverId)  ->       the first one gets the gamestate: state primed
 //	usercmd with the gamestate's serverId -> ClientBegin: state active
 //
-// A connect from the address and qport of an existing slot reuses the
-// slot; the same connect seen again before the client has used its
-// connection is answered again, and one seen within ReconnectLimit of
-// the last is ignored (a late duplicate). Packets must come from the
-// exact address and port of a connection.
+// Challenges are stateless (limit.go): there is no table for a flood to
+// fill. A connect from the exact address and port of an existing slot
+// reuses it; the same connect seen again before the client has used its
+// connection is answered again, and one seen within ReconnectLimit of the
+// last is ignored (a late duplicate). Packets must come from the exact
+// address and port of a connection.
 //
 // The gamestate is sent again when a client that is not active
 // acknowledges a message past it while still sending another server id
@@ -83,13 +84,21 @@
 //
 // # Limits
 //
-// More than proto.MaxReliableCommands unacknowledged server commands,
-// or a client command sequence that skips one, drops the client with a
-// reason. Client commands beyond sv_floodProtect a second are
-// acknowledged but not executed. A usercmd's time is pulled back to the
-// frame clock + MaxCommandAhead. Connectionless requests are rate-limited
-// per address (QueryBurst, RconBurst) and in total (ReplyBurst,
-// BadRconBurst).
+// Server commands wait in each client's outbox and are packed into as few
+// reliable slots as fit when its next message is built (flushCommands);
+// configstring changes coalesce. Only a client whose own acknowledgements
+// stall until MaxOutboxBytes wait is dropped for overflow. A client
+// command sequence that skips one drops the client. In every state,
+// client commands beyond sv_floodProtect a second are acknowledged but not
+// executed, and a client that persists (MaxFloodedCommands in FloodWindow)
+// is dropped; userinfo changes apply at most once per UserinfoInterval,
+// newest first. A usercmd's time is pulled back to the frame clock +
+// MaxCommandAhead. Connectionless limits are per source (IPv4 address or
+// IPv6 /64, see Source): queries (QueryBurst, and the global
+// QueryBudgetRate in bytes), rcon (RconBurst, and a backoff after
+// RconFreeFailures wrong passwords), connect refusals (RefusalBurst); the
+// handshake needs none, its answers never being larger than the requests.
+// docs/security.md explains the threat model.
 //
 // docs/server.md describes the server for users and students.
 package server
