@@ -8,7 +8,8 @@
 //
 // +set lines run before the server starts (net_ip and net_port choose the
 // socket, default port 27960); the other commands run once it is up, in
-// order (exec reads FILE relative to the working directory). Without a
+// order (exec reads FILE.cfg from sv_configdir, by default the working
+// directory: +set sv_configdir /etc/tremor +exec server). Without a
 // map or exec command it loads arena1. The console reads
 // commands from standard input (map, map_restart, status, serverinfo,
 // kick, addbot, say, set, cvarlist, exec, quit, help...). Every log line
