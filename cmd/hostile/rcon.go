@@ -193,8 +193,11 @@ func runRconFlood(args []string, _, stderr io.Writer) (any, error) {
 			case <-stop:
 				return
 			case <-t.C:
+				// Stamped before sending: on loopback the answer can be
+				// read, and stamped, before WriteTo returns.
+				sent := time.Now()
 				if admin.WriteTo(adminPkt, addr) == nil {
-					requests = append(requests, time.Now())
+					requests = append(requests, sent)
 				}
 			}
 		}
