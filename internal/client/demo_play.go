@@ -148,18 +148,18 @@ func NewPlayback(r io.ReaderAt, size int64, cfg PlaybackConfig) (*Playback, erro
 		p.cgCfg = cgame.DefaultConfig()
 	}
 	p.cgCfg.NoPredict = true
-	c := New(&nullConn{done: make(chan struct{})}, cfg.Client)
-	c.playback = true
-	p.c = c
+	// The first record is checked before the client is made: a file
+	// that is no demo fails without the cost of one.
 	rec, err := dr.Next()
 	if err != nil {
-		c.Close()
 		return nil, fmt.Errorf("demo: first record: %w", err)
 	}
 	if rec.Kind != demo.KindKeyFrame {
-		c.Close()
 		return nil, fmt.Errorf("%w: the first record is not a key frame", demo.ErrCorrupt)
 	}
+	c := New(&nullConn{done: make(chan struct{})}, cfg.Client)
+	c.playback = true
+	p.c = c
 	if err := p.restore(rec.Data, dr.Offset()); err != nil {
 		c.Close()
 		return nil, err

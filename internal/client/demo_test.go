@@ -278,13 +278,6 @@ func playHostile(d []byte) {
 	p.Frame(time.Hour)
 }
 
-func FuzzPlayback(f *testing.F) {
-	data := readTestDemo(f)
-	f.Add(data[:min(len(data), 3000)])
-	f.Add(unindexed(f, data)[:min(len(data), 2000)])
-	f.Fuzz(func(t *testing.T, d []byte) { playHostile(d) })
-}
-
 // longDemo synthesises a demo of n messages 50 ms apart by recording a
 // client fed with snapshots that move every entity.
 func longDemo(t testing.TB, n int) []byte {
