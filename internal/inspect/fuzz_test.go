@@ -40,7 +40,12 @@ func decodePackets(b []byte) []packet {
 // for all of them, and the result renders as text and JSON.
 func FuzzFeed(f *testing.F) {
 	s := newSession(false)
-	f.Add(false, encodePackets(s.pkts))
+	// Small seeds: the fuzzer minimizes every input that finds new
+	// coverage in O(n²) runs, and with the whole session (424 bytes)
+	// it spent most of a 10 s run minimizing instead of fuzzing. The
+	// handshake and the gamestate reach a fresh inspector through the
+	// connect and connectResponse seed and the primed ones.
+	f.Add(false, encodePackets(s.pkts[2:4]))
 	f.Add(true, encodePackets(s.pkts[5:]))
 	for i := range s.pkts {
 		f.Add(true, encodePackets(s.pkts[i:i+1]))
