@@ -19,15 +19,17 @@ import (
 const (
 	// QueryBurst and QueryPeriod limit getinfo and getstatus per source:
 	// QueryBurst answers at once, then one every QueryPeriod
-	// milliseconds. A browser asks a server once or twice a refresh.
-	QueryBurst  = 4
-	QueryPeriod = 500
-	// QueryBudgetBurst and QueryBudgetRate bound the bytes of every
-	// getinfo and getstatus answer, from all sources together (bytes,
-	// and bytes a second): a flood of spoofed queries from many
-	// addresses makes the server send at most this much.
-	QueryBudgetBurst = 32 << 10
-	QueryBudgetRate  = 16 << 10
+	// milliseconds. A browser asks a server once or twice a refresh; a
+	// spoofed flood aimed at one victim gets it one answer a second.
+	QueryBurst  = 2
+	QueryPeriod = 1000
+	// QueryFloodPackets queries a second, from all sources together,
+	// make a flood: then the answers of a second add up to no more bytes
+	// than its queries (queryBudget). Below it, answers spend
+	// QueryQuietBurst bytes at once and QueryQuietRate a second.
+	QueryFloodPackets = 50
+	QueryQuietBurst   = 8 << 10
+	QueryQuietRate    = 8 << 10
 	// MaxQuerySources bounds the per-source query table; when it is
 	// full of sources still limited, new sources are not answered.
 	MaxQuerySources = 16384
@@ -84,10 +86,12 @@ func (s *Server) connectionless(from netip.AddrPort, data []byte) {
 	s.args.Tokenize(line)
 	switch cmd := s.args.Argv(0); {
 	case strings.EqualFold(cmd, oob.CmdGetStatus):
+		s.svs.queryBudget.received(s.svs.now, len(data))
 		if s.allowQuery(from) {
 			s.statusResponse(from, text)
 		}
 	case strings.EqualFold(cmd, oob.CmdGetInfo):
+		s.svs.queryBudget.received(s.svs.now, len(data))
 		if s.allowQuery(from) {
 			s.infoResponse(from, text)
 		}
@@ -119,7 +123,7 @@ func (s *Server) sendQueryReply(to netip.AddrPort, text string) {
 		text = text[:oob.MaxTextLen]
 	}
 	p := oob.Packet(text)
-	if !s.svs.queryBudget.spend(s.svs.now, len(p)+HeaderRateBytes, QueryBudgetBurst, QueryBudgetRate) {
+	if !s.svs.queryBudget.spend(s.svs.now, len(p)) {
 		s.svs.stats.QueriesLimited++
 		return
 	}

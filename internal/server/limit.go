@@ -68,6 +68,67 @@ func (b *byteBudget) spend(now int32, n, burst, perSecond int) bool {
 	return true
 }
 
+// queryBudget decides whether the answer to a getinfo or getstatus may go,
+// from all sources together. While queries are few (at most
+// QueryFloodPackets in the current second and in the one before),
+// answers spend a token bucket of QueryQuietBurst bytes refilled at
+// QueryQuietRate a second. In a flood, the answers sent since the flood
+// began (those of its first second included) may add up to no more bytes
+// than the queries received since then: whatever the flood, and from
+// however many addresses, the server sends no more than it receives,
+// once the flood has brought QueryQuietBurst bytes.
+type queryBudget struct {
+	second               int32 // the second the counters are for (now/1000)
+	in, out              int   // query and answer bytes in that second
+	packets, prevPackets int
+	flooding             bool
+	floodIn, floodOut    int // bytes since the flood began
+	quiet                byteBudget
+}
+
+// received counts a query of n bytes at time now.
+func (q *queryBudget) received(now int32, n int) {
+	q.roll(now)
+	q.in += n
+	q.packets++
+	if q.flooding {
+		q.floodIn += n
+	} else if q.packets > QueryFloodPackets {
+		q.flooding, q.floodIn, q.floodOut = true, q.in, q.out
+	}
+}
+
+// spend reports whether an answer of n bytes may go at time now, and
+// counts it if so.
+func (q *queryBudget) spend(now int32, n int) bool {
+	q.roll(now)
+	if q.flooding {
+		if q.floodOut+n > q.floodIn {
+			return false
+		}
+		q.floodOut += n
+	} else if !q.quiet.spend(now, n, QueryQuietBurst, QueryQuietRate) {
+		return false
+	}
+	q.out += n
+	return true
+}
+
+func (q *queryBudget) roll(now int32) {
+	sec := now / 1000
+	if sec == q.second {
+		return
+	}
+	q.prevPackets = q.packets
+	if sec != q.second+1 {
+		q.prevPackets = 0 // a quiet second or more went by
+	}
+	q.second, q.in, q.out, q.packets = sec, 0, 0, 0
+	if q.prevPackets <= QueryFloodPackets {
+		q.flooding = false // a whole quiet second: the flood is over
+	}
+}
+
 // limiter is a bounded table of leaky buckets, one per key. When the
 // table is full, drained buckets are forgotten; if none is, new keys are
 // refused, so a flood from many addresses cannot grow it.

@@ -412,3 +412,41 @@ func TestNoTakeoverFromAnotherPort(t *testing.T) {
 		t.Fatalf("Ana's slot: %v from %v, disconnected %v", ci.State, ci.Addr, a.disconnected)
 	}
 }
+
+// A getstatus flood from many addresses, each asking once (so no
+// per-source limit applies), still gets back no more bytes than it sends.
+func TestStatusFloodFromManyAddresses(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.srv.Exec("addbot 6")
+	h.run(100)
+	srv := netip.MustParseAddrPort(serverAddr)
+	var in, out int
+	var sources []*memConn
+	for step := range 100 { // 5 s, 400 queries a second
+		for i := range 20 {
+			c := h.net.conn(fmt.Sprintf("10.%d.%d.%d:27000", 100+step/50, step%50, i+1))
+			sources = append(sources, c)
+			p := oob.Packet("getstatus")
+			in += len(p)
+			_ = c.WriteTo(p, srv)
+		}
+		h.step(50)
+		for _, c := range sources {
+			for _, r := range h.net.pending(c.addr) {
+				out += len(r.data)
+			}
+		}
+	}
+	if out > in || out == 0 {
+		t.Fatalf("getstatus from 2000 addresses: %d bytes out for %d in", out, in)
+	}
+	t.Logf("%d bytes in, %d out (%.2f)", in, out, float64(out)/float64(in))
+	// Once the flood is over, a browser is answered again.
+	h.run(2500)
+	b := h.net.conn("10.200.0.1:27000")
+	_ = b.WriteTo(oob.Packet("getstatus"), srv)
+	h.step(50)
+	if len(h.net.pending(b.addr)) != 1 {
+		t.Fatal("no answer to a browser after the flood")
+	}
+}

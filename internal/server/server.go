@@ -113,7 +113,7 @@ type static struct {
 	clients       [bg.MaxClients]client
 	challenger    challenger
 	queryLimit    limiter[netip.Addr] // getinfo and getstatus, per Source
-	queryBudget   byteBudget          // bytes of every getinfo and getstatus answer
+	queryBudget   queryBudget         // bytes of every getinfo and getstatus answer
 	rconLimit     limiter[netip.Addr] // rcon packets, per Source
 	refusalLimit  limiter[netip.Addr] // prints refusing a connect, per Source
 	rcon          rconGuard
