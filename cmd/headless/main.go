@@ -44,11 +44,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/netip"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -119,7 +116,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fs.Usage()
 		return 2
 	}
-	addr, err := resolve(server)
+	addr, err := netchan.ResolveAddr(server)
 	if err != nil {
 		fmt.Fprintf(stderr, "headless: %v\n", err)
 		return 2
@@ -183,19 +180,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	return 0
-}
-
-// resolve turns HOST[:PORT] into an address, port 27960 by default.
-func resolve(s string) (netip.AddrPort, error) {
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(netchan.DefaultPort))
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("cannot resolve %q: %w", s, err)
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
 // readConsole runs the lines typed on stdin as console commands.

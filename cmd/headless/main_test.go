@@ -151,17 +151,3 @@ func TestUsage(t *testing.T) {
 		})
 	}
 }
-
-func TestResolveDefaultPort(t *testing.T) {
-	for in, want := range map[string]string{
-		"127.0.0.1":       "127.0.0.1:27960",
-		"127.0.0.1:1234":  "127.0.0.1:1234",
-		"[::1]":           "[::1]:27960",
-		"localhost:27961": "127.0.0.1:27961",
-	} {
-		got, err := resolve(in)
-		if err != nil || (got.String() != want && !(in == "localhost:27961" && got.Port() == 27961)) {
-			t.Errorf("resolve(%q) = %v, %v; want %s", in, got, err, want)
-		}
-	}
-}

@@ -45,11 +45,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/netip"
 	"os"
-	"strconv"
-	"strings"
 
 	"tremor/net/netchan"
 )
@@ -148,25 +145,12 @@ func parseFlags(fs *flag.FlagSet, server *string, args []string) (netip.AddrPort
 		fs.Usage()
 		return netip.AddrPort{}, errUsage
 	}
-	addr, err := resolve(*server)
+	addr, err := netchan.ResolveAddr(*server)
 	if err != nil {
 		fmt.Fprintf(fs.Output(), "%s: %v\n", fs.Name(), err)
 		return netip.AddrPort{}, errUsage
 	}
 	return addr, nil
-}
-
-// resolve turns HOST[:PORT] into an address, port 27960 by default.
-func resolve(s string) (netip.AddrPort, error) {
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(netchan.DefaultPort))
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("cannot resolve server %q: %w", s, err)
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
 // localFor returns the address to bind a socket that talks to server: the

@@ -4,11 +4,28 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strconv"
+	"strings"
 	"time"
 )
 
 // DefaultPort is the default server UDP port (Quake III PORT_SERVER).
 const DefaultPort = 27960
+
+// ResolveAddr turns "host[:port]" (a name, an IPv4 address, or an IPv6
+// address with or without brackets) into a UDP address, port DefaultPort
+// when none is given. An IPv4-mapped IPv6 address comes back as IPv4.
+func ResolveAddr(s string) (netip.AddrPort, error) {
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(DefaultPort))
+	}
+	ua, err := net.ResolveUDPAddr("udp", s)
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("netchan: cannot resolve %q: %w", s, err)
+	}
+	ap := ua.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}
 
 // Conn is a packet connection: what a Chan writes to and its owner reads
 // from. UDPConn and LoopbackConn implement it; tests and network simulators

@@ -411,3 +411,17 @@ func TestTransportAllocs(t *testing.T) {
 		})
 	}
 }
+
+func TestResolveAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1":       "127.0.0.1:27960",
+		"127.0.0.1:1234":  "127.0.0.1:1234",
+		"[::1]":           "[::1]:27960",
+		"localhost:27961": "127.0.0.1:27961",
+	} {
+		got, err := ResolveAddr(in)
+		if err != nil || (got.String() != want && !(in == "localhost:27961" && got.Port() == 27961)) {
+			t.Errorf("ResolveAddr(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+}

@@ -165,7 +165,7 @@ func (s *Session) StartMap(name string) error {
 
 // Connect joins the server at addr ("host[:port]") over UDP.
 func (s *Session) Connect(addr string) error {
-	to, err := resolve(addr)
+	to, err := netchan.ResolveAddr(addr)
 	if err != nil {
 		return err
 	}
@@ -340,19 +340,6 @@ func (s *Session) Disconnect() {
 
 // Close disconnects and stops the embedded server.
 func (s *Session) Close() { s.Disconnect() }
-
-// resolve turns "host[:port]" into an address.
-func resolve(s string) (netip.AddrPort, error) {
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		s = net.JoinHostPort(strings.Trim(s, "[]"), strconv.Itoa(netchan.DefaultPort))
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("session: cannot resolve %q: %w", s, err)
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
-}
 
 // prefixWriter writes each write with a prefix (the server's log lines).
 type prefixWriter struct {
