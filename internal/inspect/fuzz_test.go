@@ -37,7 +37,7 @@ func decodePackets(b []byte) []packet {
 // mutations reach scrambled snapshots and usercmds). It must never
 // panic, and what it reports must be consistent: the bits of a decoded
 // message fit in the message, a cleanly decoded message's ops account
-// for all of them, and the result renders as text and JSON.
+// for all of them, and the result renders as text.
 func FuzzFeed(f *testing.F) {
 	s := newSession(false)
 	// Small seeds: the fuzzer minimizes every input that finds new
