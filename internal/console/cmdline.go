@@ -17,8 +17,8 @@ import (
 // a comment marker, and newlines in it become spaces, so an argument can
 // never start a command of its own. (A double quote inside an argument
 // cannot be carried: the tokenizer has no escapes.) Arguments before the
-// first '+' form a command too, as in Quake III. Empty commands are left
-// out.
+// first '+' form a command too, as in Quake III. Empty commands (nothing
+// but whitespace to the tokenizer) are left out.
 func ParseCommandLine(args []string) []string {
 	var lines []string
 	var cur []string
@@ -33,7 +33,7 @@ func ParseCommandLine(args []string) []string {
 		if strings.HasPrefix(a, "+") {
 			flush()
 			a = a[1:]
-			if strings.TrimSpace(a) == "" {
+			if blank(a) {
 				continue
 			}
 		}
@@ -41,6 +41,19 @@ func ParseCommandLine(args []string) []string {
 	}
 	flush()
 	return lines
+}
+
+// blank reports whether s holds only what the tokenizer skips as
+// whitespace (bytes up to ' '). Unicode spaces such as U+2028 are not
+// blank: the tokenizer reads them as a command name, so the line is kept
+// (strings.TrimSpace dropped "+\u2028" though it is a command).
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] > ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // lineBreaks turns the bytes that end a line in the command buffer into
