@@ -19,10 +19,11 @@ import (
 const (
 	// QueryBurst and QueryPeriod limit getinfo and getstatus per source:
 	// QueryBurst answers at once, then one every QueryPeriod
-	// milliseconds. A browser asks a server once or twice a refresh; a
-	// spoofed flood aimed at one victim gets it one answer a second.
-	QueryBurst  = 2
-	QueryPeriod = 1000
+	// milliseconds. A browser asks a server once or twice a refresh
+	// (qstat run twice in a second is still answered at once); a spoofed
+	// flood aimed at one victim gets it two answers a second.
+	QueryBurst  = 4
+	QueryPeriod = 500
 	// QueryFloodPackets queries a second, from all sources together,
 	// make a flood: then the answers of a second add up to no more bytes
 	// than its queries (queryBudget). Below it, answers spend
