@@ -127,8 +127,10 @@ func (c *simConn) waitReader() { <-c.ready }
 // sv_scramble on), a client and the packet inspector between them on a
 // simulated network, in one goroutine on a virtual clock, so that each
 // seed is one exact run: the client loses 10% of what it sends (before
-// the inspector), the way down loses 10% after the inspector, with 30 ms
-// of latency each way. It checks that what the inspector decodes is
+// the inspector), the way down loses 10% after the inspector, and the
+// links add what each scenario says (latency, none, jitter with
+// reordering and duplicates, a tap that hides packets from the
+// inspector). It checks that what the inspector decodes is
 // what the two ends sent and received: every snapshot the server built
 // and every one the client decoded (message number, server time, base,
 // flags, player state, entities), every reliable command both ways, and
