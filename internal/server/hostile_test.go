@@ -235,12 +235,34 @@ func FuzzServerPacket(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0, 0x10, 0x20, 1, 2, 3})
 	f.Add([]byte{1, 0, 0, 0x80, 0x10, 0x20, 0, 0, 4, 0, 1, 2, 3, 4})
 
+	// A server and its client cost about 2 ms to set up, a fuzz input
+	// about 0.1 ms: one harness serves up to harnessUses inputs, and a new
+	// one is made sooner when the client is gone (an input may disconnect
+	// it). The properties checked hold in any state, so a failure after
+	// earlier inputs is a real one; its saved input may need the earlier
+	// ones to fail again (the log names the input number).
+	const harnessUses = 100
 	cfg := testConfig()
 	cfg.Timeout = 3600
+	cfg.MaxClients = 2
+	var (
+		h    *harness
+		c    *testClient
+		uses int
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h := newHarness(t, cfg)
-		c := h.client("Ana")
-		h.connect(c)
+		if len(data) > netchan.MaxPacketLen+100 {
+			return // no larger packet arrives; the reassembled case is the Transmit below
+		}
+		if h == nil || uses >= harnessUses || c.disconnected || !c.active() {
+			h = newHarness(t, cfg)
+			c = h.client("Ana")
+			h.connect(c)
+			uses = 0
+		}
+		uses++
+		h.t, c.t = t, t // the harness reports to this input's test
+		t.Logf("input %d on this harness", uses)
 		stranger := h.net.conn("10.0.7.7:7777")
 		_ = stranger.WriteTo(data, netip.MustParseAddrPort(serverAddr))
 		h.step(50)
