@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"math/bits"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 	"tremor/game"
 	"tremor/internal/proto"
 	"tremor/net/msg"
-	"tremor/net/netchan"
 )
 
 // Visibility: a client is sent the entities whose bounds overlap a
@@ -41,22 +39,16 @@ const (
 )
 
 // sendClientMessages sends a snapshot to every client whose time has come
-// (SV_SendClientMessages). A client whose channel still has fragments to
-// send waits: its next snapshot is marked rate-delayed.
+// (SV_SendClientMessages); rateAllowsSnapshot decides.
 func (s *Server) sendClientMessages() {
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
 		if c.bot || c.chan_ == nil || c.state < StatePrimed {
 			continue
 		}
-		if s.svs.time-c.nextSnapshotTime < 0 {
-			continue
+		if s.rateAllowsSnapshot(c) {
+			s.sendClientSnapshot(c)
 		}
-		if c.chan_.HasUnsentFragments() {
-			c.rateDelayed = true
-			continue
-		}
-		s.sendClientSnapshot(c)
 	}
 }
 
@@ -113,27 +105,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 		return
 	}
 
-	// Schedule the next snapshot from this one's size and the rate.
-	snapMsec := s.snapshotMsec(c)
-	if netchan.IsLoopbackAddr(c.chan_.Remote()) {
-		// A client in the same process has no bandwidth to save.
-		c.nextSnapshotTime = s.svs.time + snapMsec
-		c.rateDelayed = false
-	} else if rm := s.rateMsec(c, len(data)); rm < snapMsec {
-		c.nextSnapshotTime = s.svs.time + snapMsec
-		c.rateDelayed = false
-	} else {
-		c.nextSnapshotTime = s.svs.time + rm
-		c.rateDelayed = true
-	}
-	if c.state != StateActive && c.nextSnapshotTime-s.svs.time < NotActiveSnapshotMsec {
-		c.nextSnapshotTime = s.svs.time + NotActiveSnapshotMsec
-	}
-}
-
-// rateMsec returns how long a message of size bytes occupies c's rate.
-func (s *Server) rateMsec(c *client, size int) int32 {
-	return int32((size + HeaderRateBytes) * 1000 / s.clientRate(c))
+	s.scheduleNextSnapshot(c, len(data))
 }
 
 // scrambleNext says whether the next ordinary (non-gamestate) message to
@@ -262,39 +234,6 @@ func (s *Server) writeServerCommands(c *client, w *msg.Writer, limit int) int32 
 	}
 	c.reliableSent = max(c.reliableSent, last)
 	return last
-}
-
-// transmit sends a message on c's channel, scrambled or not, and paces
-// the fragments that follow by c's rate. A channel that refuses the
-// message drops the client; it reports whether the client is still
-// there.
-func (s *Server) transmit(c *client, data []byte, scramble bool) bool {
-	c.scramble = scramble
-	before := c.chan_.Stats().BytesOut
-	err := c.chan_.Transmit(data)
-	if errors.Is(err, netchan.ErrQueueFull) || errors.Is(err, netchan.ErrMsgTooLong) {
-		s.dropClient(c, "server message overflow")
-		return false
-	}
-	c.nextFragmentTime = s.svs.now + s.rateMsec(c, int(c.chan_.Stats().BytesOut-before))
-	return true
-}
-
-// pumpFragments sends the next fragment of every client whose rate
-// allows it.
-func (s *Server) pumpFragments() {
-	for i := range s.svs.clients {
-		c := &s.svs.clients[i]
-		if c.chan_ == nil || !c.chan_.HasUnsentFragments() {
-			continue
-		}
-		if !netchan.IsLoopbackAddr(c.chan_.Remote()) && s.svs.now-c.nextFragmentTime < 0 {
-			continue
-		}
-		before := c.chan_.Stats().BytesOut
-		_ = c.chan_.TransmitNextFragment()
-		c.nextFragmentTime = s.svs.now + s.rateMsec(c, int(c.chan_.Stats().BytesOut-before))
-	}
 }
 
 // Reliable command batching. Quake III gave every server command its
