@@ -366,7 +366,7 @@ func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
 }
 
-// Update runs one client frame: keys, console, engine, cgame.
+// Update runs one client frame: keys, console, engine, cgame (Com_Frame).
 func (g *game) Update() error {
 	began := time.Now()
 	g.now = int32(time.Since(g.start).Milliseconds())

@@ -203,7 +203,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 }
 
 // TimeDemoResult is what timedemo measures: the frames played and the
-// wall-clock time each took.
+// wall-clock time each took (CL_DemoCompleted, CL_DemoFrameDurationSDev).
 type TimeDemoResult struct {
 	Frames  int
 	Total   time.Duration

@@ -269,7 +269,7 @@ func (p *Playback) fill() {
 	}
 }
 
-// step reads and handles one record.
+// step reads and handles one record (CL_ReadDemoMessage).
 func (p *Playback) step() {
 	c := p.c
 	rec, err := p.r.Next()

@@ -28,7 +28,7 @@ func prefixEnd(body []byte, n int) (end int, longs [3]uint32, ok bool) {
 // ScrambleServerMessage scrambles, or unscrambles, a server→client body in
 // place: everything after its reliable acknowledge, keyed by the
 // connection's challenge, the message's sequence and the last client
-// command the server acknowledged.
+// command the server acknowledged (SV_Netchan_Encode).
 func ScrambleServerMessage(body []byte, challenge, sequence uint32, lastClientCommand string) {
 	end, _, ok := prefixEnd(body, 1)
 	if !ok {
@@ -40,7 +40,7 @@ func ScrambleServerMessage(body []byte, challenge, sequence uint32, lastClientCo
 // ScrambleClientMessage scrambles, or unscrambles, a client→server body in
 // place: everything after its header, keyed by the challenge, the header's
 // server id and message acknowledge, and the last server command the
-// client acknowledged.
+// client acknowledged (CL_Netchan_Encode).
 func ScrambleClientMessage(body []byte, challenge uint32, lastServerCommand string) {
 	end, h, ok := prefixEnd(body, 3)
 	if !ok {

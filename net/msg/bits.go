@@ -60,7 +60,8 @@ type Writer struct {
 	Capture *[]byte
 }
 
-// NewWriter returns a Writer over buf (its length is the capacity).
+// NewWriter returns a Writer over buf, whose length is its capacity
+// (MSG_Init).
 func NewWriter(buf []byte, mode Mode) *Writer {
 	w := &Writer{}
 	w.Reset(buf, mode)
@@ -145,7 +146,7 @@ func width(bits int) int {
 
 // WriteBits writes the low |bits| bits of value. bits is 1..32, or -1..-32
 // for a signed field (the sign matters only when reading). In Raw mode only
-// 8, 16 and 32 exist. Higher bits of value are dropped.
+// 8, 16 and 32 exist. Higher bits of value are dropped (MSG_WriteBits).
 func (w *Writer) WriteBits(value uint32, bits int) {
 	n := width(bits)
 	if n == 0 {
@@ -177,10 +178,10 @@ func (w *Writer) WriteBits(value uint32, bits int) {
 // WriteUint8 writes an 8-bit value (Quake III's MSG_WriteByte).
 func (w *Writer) WriteUint8(v uint8) { w.WriteBits(uint32(v), 8) }
 
-// WriteShort writes a signed 16-bit value.
+// WriteShort writes a signed 16-bit value (MSG_WriteShort).
 func (w *Writer) WriteShort(v int16) { w.WriteBits(uint32(uint16(v)), 16) }
 
-// WriteLong writes a 32-bit value.
+// WriteLong writes a 32-bit value (MSG_WriteLong).
 func (w *Writer) WriteLong(v int32) { w.WriteBits(uint32(v), 32) }
 
 // WriteFloat writes the 32 bits of v, NaN payloads included.
@@ -195,11 +196,11 @@ func (w *Writer) WriteData(b []byte) {
 
 // WriteString writes s and a terminating zero byte. A string longer than
 // MaxStringChars, or one containing a zero byte, sets the error (a string
-// never arrives cut short).
+// never arrives cut short) (MSG_WriteString).
 func (w *Writer) WriteString(s string) { w.writeString(s, MaxStringChars) }
 
 // WriteBigString is WriteString with the MaxBigStringChars cap, for
-// configstrings and other long texts.
+// configstrings and other long texts (MSG_WriteBigString).
 func (w *Writer) WriteBigString(s string) { w.writeString(s, MaxBigStringChars) }
 
 func (w *Writer) writeString(s string, max int) {
@@ -228,7 +229,7 @@ type Reader struct {
 	trace func(FieldEvent)
 }
 
-// NewReader returns a Reader over data in mode.
+// NewReader returns a Reader over data in mode (MSG_Init, MSG_BeginReading).
 func NewReader(data []byte, mode Mode) *Reader {
 	r := &Reader{}
 	r.Reset(data, mode)
@@ -307,7 +308,7 @@ func (r *Reader) huffByte() uint32 {
 
 // ReadBits reads a value of |bits| bits. For negative bits the value is
 // sign-extended to 32 bits (convert the result with int32). Invalid widths
-// and reads past the end set the error and return 0.
+// and reads past the end set the error and return 0 (MSG_ReadBits).
 func (r *Reader) ReadBits(bits int) uint32 {
 	n := width(bits)
 	if n == 0 {
@@ -345,7 +346,7 @@ func (r *Reader) ReadUint8() uint8 { return uint8(r.ReadBits(8)) }
 // ReadShort reads a signed 16-bit value.
 func (r *Reader) ReadShort() int16 { return int16(r.ReadBits(16)) }
 
-// ReadLong reads a 32-bit value.
+// ReadLong reads a 32-bit value (MSG_ReadLong).
 func (r *Reader) ReadLong() int32 { return int32(r.ReadBits(32)) }
 
 // ReadFloat reads 32 bits as a float, NaN payloads included.
@@ -360,11 +361,11 @@ func (r *Reader) ReadData(dst []byte) {
 
 // ReadString reads a zero-terminated string of at most MaxStringChars
 // bytes. A string that runs past the cap or the end of the message sets
-// the error and returns "".
+// the error and returns "" (MSG_ReadString).
 func (r *Reader) ReadString() string { return r.readString(MaxStringChars) }
 
 // ReadBigString reads a zero-terminated string of at most
-// MaxBigStringChars bytes.
+// MaxBigStringChars bytes (MSG_ReadBigString).
 func (r *Reader) ReadBigString() string { return r.readString(MaxBigStringChars) }
 
 func (r *Reader) readString(max int) string {

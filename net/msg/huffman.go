@@ -39,7 +39,7 @@ type codeword struct {
 // NewCode builds the canonical Huffman code for the byte frequencies freq.
 // A zero frequency counts as one, so every byte value gets a code. The
 // error reports an internal inconsistency (an incomplete code) and should
-// never happen; tests pin that.
+// never happen; tests pin that (MSG_initHuffman, Huff_Init).
 func NewCode(freq *[256]uint32) (*Code, error) {
 	lens := codeLengths(freq)
 	c := &Code{}
@@ -185,7 +185,7 @@ func reverseBits(v uint32, n uint8) uint32 {
 // Encode appends the Huffman coding of src to dst as a whole-byte stream
 // (the last byte padded with zero bits) and returns the extended slice.
 // The writer's Huffman mode uses the same code bit for bit; Encode is the
-// stand-alone form for benchmarks and for compressing whole buffers.
+// stand-alone form for benchmarks and for compressing whole buffers (Huff_Compress).
 func (c *Code) Encode(dst, src []byte) []byte {
 	var acc uint64
 	n := uint(0)
@@ -210,7 +210,7 @@ var ErrHuffmanShort = errors.New("msg: huffman data ends inside a code")
 
 // Decode decodes exactly len(dst) symbols from src into dst. It returns the
 // number of bits consumed, or ErrHuffmanShort if src ends first. It reads
-// nothing outside src and does a bounded amount of work per symbol.
+// nothing outside src and does a bounded amount of work per symbol (Huff_Decompress).
 func (c *Code) Decode(dst, src []byte) (bits int, err error) {
 	total := len(src) * 8
 	pos := 0

@@ -93,7 +93,7 @@ func (w *Conn) Stats() Stats {
 
 // WriteTo implements netchan.Conn. It decides the packet's fate at once, in
 // call order, and copies p if the packet has to wait; a dropped packet is
-// dropped silently, as UDP would. After Close it returns net.ErrClosed.
+// dropped silently, as UDP would. After Close it returns net.ErrClosed (NET_QueuePacket).
 func (w *Conn) WriteTo(p []byte, to netip.AddrPort) error {
 	w.mu.Lock()
 	if w.closed {
@@ -181,7 +181,7 @@ func (w *Conn) Close() error {
 	return w.inner.Close()
 }
 
-// schedule writes held packets to the inner Conn as they fall due.
+// schedule writes held packets to the inner Conn as they fall due (NET_FlushPacketQueue).
 func (w *Conn) schedule() {
 	defer close(w.exit)
 	timer := time.NewTimer(time.Hour)
