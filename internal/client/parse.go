@@ -10,7 +10,6 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/internal/proto"
-	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -173,73 +172,98 @@ func (c *Client) parseServerMessage(body []byte, seq uint32) {
 	}
 }
 
-// parseMessage is parseServerMessage without the cl_shownet summary.
+// errStop ends the parse of a message without a fault: the client
+// disconnected, or dropped the connection itself.
+var errStop = errors.New("client: stop parsing")
+
+// parseMessage is parseServerMessage without the cl_shownet summary. The
+// reading is proto.ParseServerMessage's, the one server-message reader,
+// with the client as its proto.ServerHandler and cl_shownet 2 and up as
+// its proto.Observer.
 func (c *Client) parseMessage(body []byte, seq uint32) {
-	r := &c.r
-	r.Reset(body, msg.Huffman)
-	ack := r.ReadLong()
-	if r.Err() != nil {
-		c.fail(r.Err())
-		return
+	var obs proto.Observer
+	if c.cfg.ShowNet >= 2 {
+		obs = (*shownetObserver)(c)
 	}
-	if !c.playback && (ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands) {
-		c.fail(fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.reliableSequence))
-		return
+	err := proto.ParseServerMessage(&c.r, body, seq, (*serverHandler)(c), obs)
+	if err != nil && err != errStop {
+		c.fail(err)
 	}
-	if c.scramble && !c.playback { // a demo holds messages unscrambled
+}
+
+// serverHandler is the client as the proto.ServerHandler of its server
+// messages.
+type serverHandler Client
+
+// goOn is nil while the client is connected, else errStop: what a
+// disconnect leaves of a message is of no use.
+func (h *serverHandler) goOn() error {
+	if h.state < Connected {
+		return errStop
+	}
+	return nil
+}
+
+// ReliableAcknowledge checks and takes the acknowledge and unscrambles
+// the rest of the message (a demo holds messages unscrambled).
+func (h *serverHandler) ReliableAcknowledge(seq uint32, ack int32, body []byte) (bool, error) {
+	c := (*Client)(h)
+	if c.playback {
+		return false, h.goOn()
+	}
+	if ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands {
+		return false, fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.reliableSequence)
+	}
+	if c.scramble {
 		proto.ScrambleServerMessage(body, uint32(c.challenge), seq, c.reliableCommands[ack&(proto.MaxReliableCommands-1)])
-		r.Reset(body, msg.Huffman)
-		r.ReadLong()
 	}
-	if ack > c.reliableAcknowledge && !c.playback {
+	if ack > c.reliableAcknowledge {
 		c.reliableAcknowledge = ack
 		c.recountReliable()
 	}
-	for c.state >= Connected {
-		pos := r.BytePos()
-		op := r.ReadUint8()
-		if r.Err() != nil {
-			c.fail(r.Err())
-			return
-		}
-		if c.cfg.ShowNet >= 2 && op != proto.SvcServerCommand {
-			c.logf("%4d: %s", pos, svcName(op))
-		}
-		switch op {
-		case proto.SvcEOF:
-			return
-		case proto.SvcNop:
-		case proto.SvcServerCommand:
-			seq, text := proto.ReadServerCommand(r)
-			if r.Err() != nil {
-				c.fail(r.Err())
-				return
-			}
-			if c.cfg.ShowNet >= 2 {
-				c.logf("%4d: %s %d %q", pos, svcName(op), seq, text)
-			}
-			// A server holds at most MaxReliableCommands commands the
-			// client has not acknowledged: a sequence past that is
-			// garbage (a message scrambled with a gamestate's setting
-			// the client has not received yet, for one).
-			if seq-c.serverCommandSequence > proto.MaxReliableCommands {
-				c.fail(fmt.Errorf("client: server command %d beyond the window after %d", seq, c.serverCommandSequence))
-				return
-			}
-			c.serverCommand(seq, text)
-		case proto.SvcGamestate:
-			if !c.parseGamestate(r) {
-				return
-			}
-		case proto.SvcSnapshot:
-			if !c.parseSnapshot(r, len(body)) {
-				return
-			}
-		default:
-			c.fail(fmt.Errorf("%w %d in a server message", proto.ErrBadOp, op))
-			return
-		}
+	return c.scramble, h.goOn()
+}
+
+// ServerCommand checks a reliable command against the window and runs
+// it.
+func (h *serverHandler) ServerCommand(seq int32, text string) error {
+	c := (*Client)(h)
+	if err := proto.CheckCommandWindow(seq, c.serverCommandSequence); err != nil {
+		return err
 	}
+	c.serverCommand(seq, text)
+	return h.goOn()
+}
+
+// GamestateBuffer clears the client's state for the gamestate.
+func (h *serverHandler) GamestateBuffer() *proto.Gamestate {
+	c := (*Client)(h)
+	c.clearState()
+	return &c.gs
+}
+
+// Gamestate takes a gamestate.
+func (h *serverHandler) Gamestate(_ *proto.Gamestate, err error) error {
+	if err := (*Client)(h).parseGamestate(err); err != nil {
+		return err
+	}
+	return h.goOn()
+}
+
+// SnapshotBase picks the base of a snapshot.
+func (h *serverHandler) SnapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
+	return (*Client)(h).snapshotBase(sh)
+}
+
+// Snapshot takes a snapshot.
+func (h *serverHandler) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, err error) error {
+	c := (*Client)(h)
+	c.r.SetFieldTrace(nil) // cl_shownet 3 traced the body
+	if err != nil {
+		return err
+	}
+	c.parseSnapshot(&b, ents)
+	return h.goOn()
 }
 
 // serverCommand stores and executes a reliable server command, once
@@ -323,20 +347,18 @@ func (c *Client) systemInfoChanged() {
 	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
 }
 
-// parseGamestate reads a gamestate, loads its map and primes the client
-// (CL_ParseGamestate). It reports whether the message can go on.
-func (c *Client) parseGamestate(r *msg.Reader) bool {
-	c.clearState()
-	proto.ReadGamestate(r, &c.gs)
-	if r.Err() != nil {
+// parseGamestate takes the gamestate read into c.gs, loads its map and
+// primes the client (CL_ParseGamestate), or handles the error that
+// stopped its reading. A non-nil result ends the message.
+func (c *Client) parseGamestate(err error) error {
+	if err != nil {
 		// The server sends it again when we acknowledge this message
 		// without its server id.
-		c.fail(r.Err())
 		c.gs.Reset()
 		if c.state > Connected {
 			c.setState(Connected)
 		}
-		return false
+		return err
 	}
 	c.stats.Gamestates++
 	c.connectPackets = 0
@@ -348,16 +370,16 @@ func (c *Client) parseGamestate(r *msg.Reader) bool {
 	m, err := c.loadMap(name)
 	if err != nil {
 		c.drop(DropError, "cannot load the server's map: "+err.Error())
-		return false
+		return errStop
 	}
 	if err := m.VerifyChecksum(c.gs.Configstrings[bg.CSMapChecksum]); err != nil {
 		c.drop(DropError, "refusing the server's map: "+err.Error())
-		return false
+		return errStop
 	}
 	c.world = m
 	c.newGamestate = true
 	c.setState(Primed)
-	return true
+	return nil
 }
 
 // loadMap returns the map name, loading it the first time.
@@ -395,56 +417,47 @@ func (c *Client) entities(s *snapshot) []bg.EntityState {
 	return c.parseEnts[p : p+s.numEntities : p+s.numEntities]
 }
 
-// parseSnapshot reads a snapshot (CL_ParseSnapshot). It reports whether
-// the message can go on.
-func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
-	h := proto.ReadSnapshotHeader(r)
-	if r.Err() != nil {
-		c.fail(r.Err())
-		return false
-	}
+// snapshotBase picks the base a snapshot's header names, as
+// CL_ParseSnapshot does before reading the body, and where its entities
+// go; parseSnapshot takes the snapshot read.
+func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 	messageNum := c.serverMessageSequence
-	deltaNum := int32(-1)
-	var old *snapshot
-	valid := false
 	first, phys := c.entityRegion()
-	if h.DeltaNum == 0 {
-		valid = true
-	} else {
-		deltaNum = messageNum - int32(h.DeltaNum)
-		o := &c.snapshots[deltaNum&proto.PacketMask]
-		if o.valid && o.messageNum == deltaNum {
-			// The time may have come as an increment from the base's; if
-			// the base is gone the snapshot is thrown away and its time
-			// stays 0.
-			h.ResolveTime(o.serverTime)
-		}
-		switch {
-		case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != deltaNum:
-			c.stats.DeltaTooOld++ // the base left the ring, or never arrived
-		case first+proto.MaxSnapshotEntities-o.firstEntity > MaxParseEntities:
-			c.stats.DeltaTooOld++ // its entities were overwritten
-		default:
-			valid = true
-			old = o
-		}
+	b := proto.SnapshotBase{Header: sh, Base: -1, Baselines: &c.gs.Baselines, IntoPS: &c.ps,
+		Out: c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]}
+	if sh.DeltaNum == 0 {
+		b.Valid = true
+		return b
 	}
-	var fromPS *bg.PlayerState
-	var fromEnts []bg.EntityState
-	if old != nil {
-		fromPS, fromEnts = &old.ps, c.entities(old)
+	h := &b.Header
+	b.Base = messageNum - int32(h.DeltaNum)
+	o := &c.snapshots[b.Base&proto.PacketMask]
+	if o.valid && o.messageNum == b.Base {
+		// The time may have come as an increment from the base's; if
+		// the base is gone the snapshot is thrown away and its time
+		// stays 0.
+		h.ResolveTime(o.serverTime)
 	}
-	out := c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]
-	if c.cfg.ShowNet >= 3 {
-		c.shownet.events = c.shownet.events[:0]
-		r.SetFieldTrace(c.shownet.fieldFn)
+	switch {
+	case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != b.Base:
+		c.stats.DeltaTooOld++ // the base left the ring, or never arrived
+	case first+proto.MaxSnapshotEntities-o.firstEntity > MaxParseEntities:
+		c.stats.DeltaTooOld++ // its entities were overwritten
+	default:
+		b.Valid = true
+		b.PS, b.Entities = &o.ps, c.entities(o)
 	}
-	ents := proto.ReadSnapshotBody(r, fromPS, fromEnts, &c.gs.Baselines, &c.ps, out)
-	r.SetFieldTrace(nil)
-	if r.Err() != nil {
-		c.fail(r.Err())
-		return false
-	}
+	return b
+}
+
+// parseSnapshot takes a snapshot read with the base snapshotBase picked
+// (CL_ParseSnapshot).
+func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
+	h := &b.Header
+	messageNum := c.serverMessageSequence
+	deltaNum, valid, fromEnts := b.Base, b.Valid, b.Entities
+	first, _ := c.entityRegion()
+	size := (c.r.BitPos() + c.r.RemainingBits()) / 8
 	info := SnapshotInfo{MessageNum: messageNum, ServerTime: h.ServerTime, DeltaNum: deltaNum,
 		Flags: int32(h.Flags), Bytes: size, Valid: valid}
 	if c.Hooks.Snapshot != nil || c.showSnapshots() {
@@ -462,7 +475,7 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 		if c.Hooks.Snapshot != nil {
 			c.Hooks.Snapshot(info, &c.ps, ents)
 		}
-		return true
+		return
 	}
 
 	// Slots between the last valid snapshot and this one hold older
@@ -523,7 +536,6 @@ func (c *Client) parseSnapshot(r *msg.Reader, size int) bool {
 	if c.Hooks.Snapshot != nil {
 		c.Hooks.Snapshot(info, &s.ps, ents)
 	}
-	return true
 }
 
 // ping returns the time since the newest usercmd packet whose newest

@@ -46,6 +46,7 @@ type shownet struct {
 	// (cl_shownet 3 and 4).
 	events []msg.FieldEvent
 	line   []byte
+	opPos  int // byte position of the server operation being parsed
 }
 
 func (c *Client) initShownet() {
@@ -100,6 +101,32 @@ func (c *Client) tracePacket(ev netchan.PacketEvent) {
 // showConnectionless prints a connectionless packet (showpackets).
 func (c *Client) showConnectionless(dir netchan.Direction, size int, text string) {
 	c.logf("%s %4d : connectionless %s", dir, size, oob.Command(text))
+}
+
+// shownetObserver is the client as the proto.Observer of its server
+// messages at cl_shownet 2 and up: a line per operation (the position of
+// its code, its name; a server command's sequence and text), and at 3 and
+// up the field trace of a snapshot's player state and entities, which
+// showSnapshot prints.
+type shownetObserver Client
+
+// Observe prints an operation or starts a snapshot's field trace.
+func (o *shownetObserver) Observe(e proto.Event) {
+	c := (*Client)(o)
+	switch e.Part {
+	case proto.PartOp:
+		c.shownet.opPos = (e.Start + 7) >> 3
+		if e.Op != proto.SvcServerCommand {
+			c.logf("%4d: %s", c.shownet.opPos, svcName(e.Op))
+		}
+	case proto.PartServerCommand:
+		c.logf("%4d: %s %d %q", c.shownet.opPos, svcName(proto.SvcServerCommand), e.Seq, e.Text)
+	case proto.PartPlayerState:
+		if e.Begin && c.cfg.ShowNet >= 3 {
+			c.shownet.events = c.shownet.events[:0]
+			c.r.SetFieldTrace(c.shownet.fieldFn)
+		}
+	}
 }
 
 // traceField collects the delta fields of a snapshot (cl_shownet 3, 4).

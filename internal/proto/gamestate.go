@@ -60,10 +60,18 @@ func WriteGamestate(w *msg.Writer, gs *Gamestate) {
 }
 
 // ReadGamestate reads the body of an SvcGamestate into gs.
-func ReadGamestate(r *msg.Reader, gs *Gamestate) {
+func ReadGamestate(r *msg.Reader, gs *Gamestate) { readGamestate(r, gs, nil) }
+
+// readGamestate is ReadGamestate with an Observer.
+func readGamestate(r *msg.Reader, gs *Gamestate, obs Observer) {
 	gs.Reset()
+	start := r.BitPos()
 	gs.CommandSequence = r.ReadLong()
+	if obs != nil {
+		obs.Observe(Event{Part: PartGamestateSequence, Start: start, End: r.BitPos(), Seq: gs.CommandSequence})
+	}
 	for r.Err() == nil {
+		start := r.BitPos()
 		switch op := r.ReadUint8(); op {
 		case SvcEOF:
 			gs.ClientNum = r.ReadLong()
@@ -71,23 +79,41 @@ func ReadGamestate(r *msg.Reader, gs *Gamestate) {
 			if r.Err() == nil && (gs.ClientNum < 0 || gs.ClientNum >= bg.MaxClients) {
 				r.Fail(fmt.Errorf("proto: gamestate client number %d out of range", gs.ClientNum))
 			}
+			if obs != nil {
+				obs.Observe(Event{Part: PartGamestateEnd, Start: start, End: r.BitPos()})
+			}
 			return
 		case SvcConfigstring:
 			i := int(r.ReadShort())
 			s := r.ReadBigString()
+			if r.Err() != nil {
+				return
+			}
 			if i < 0 || i >= bg.MaxConfigstrings {
 				r.Fail(fmt.Errorf("%w: %d", ErrBadConfigstring, i))
 				return
 			}
 			gs.Configstrings[i] = s
+			if obs != nil {
+				obs.Observe(Event{Part: PartConfigstring, Start: start, End: r.BitPos(), Index: int32(i), Text: s})
+			}
 		case SvcBaseline:
 			n := int(r.ReadBits(msg.EntityNumBits))
+			if r.Err() != nil {
+				return
+			}
 			if n >= EntityEnd {
 				r.Fail(fmt.Errorf("%w: %d", ErrBadBaseline, n))
 				return
 			}
+			if obs != nil {
+				obs.Observe(Event{Part: PartBaseline, Begin: true, Start: start, End: r.BitPos(), Index: int32(n)})
+			}
 			bg.EntityStateTable.ReadDeltaEntity(r, nil, &gs.Baselines[n])
 			gs.Baselines[n].Number = int32(n)
+			if obs != nil {
+				obs.Observe(Event{Part: PartBaseline, Start: start, End: r.BitPos(), Index: int32(n)})
+			}
 		default:
 			if r.Err() == nil {
 				r.Fail(fmt.Errorf("%w %d in gamestate", ErrBadOp, op))

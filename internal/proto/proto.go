@@ -151,7 +151,19 @@ func WriteClientHeader(w *msg.Writer, h ClientHeader) {
 
 // ReadClientHeader reads a ClientHeader.
 func ReadClientHeader(r *msg.Reader) ClientHeader {
-	return ClientHeader{ServerID: r.ReadLong(), MessageAcknowledge: r.ReadLong(), ReliableAcknowledge: r.ReadLong()}
+	h, _ := readClientHeader(r)
+	return h
+}
+
+// readClientHeader is ReadClientHeader that also returns the ends of the
+// server id and the message acknowledge.
+func readClientHeader(r *msg.Reader) (h ClientHeader, marks [2]int) {
+	h.ServerID = r.ReadLong()
+	marks[0] = r.BitPos()
+	h.MessageAcknowledge = r.ReadLong()
+	marks[1] = r.BitPos()
+	h.ReliableAcknowledge = r.ReadLong()
+	return h, marks
 }
 
 // WriteMove writes a usercmd packet: the op, the count, and the commands,
@@ -174,15 +186,40 @@ func WriteMove(w *msg.Writer, key uint32, cmds []bg.UserCmd, noDelta bool) {
 // ReadMove reads the body of a ClcMove or ClcMoveNoDelta into out and
 // returns how many commands it held.
 func ReadMove(r *msg.Reader, key uint32, out *[MaxPacketUsercmds]bg.UserCmd) int {
+	return readMove(r, key, out, nil)
+}
+
+// zeroUserCmd is the base of a packet's first usercmd. It is never
+// written.
+var zeroUserCmd bg.UserCmd
+
+// readMove is ReadMove with an Observer.
+func readMove(r *msg.Reader, key uint32, out *[MaxPacketUsercmds]bg.UserCmd, obs Observer) int {
+	start := r.BitPos()
 	n := int(r.ReadUint8())
+	if obs != nil {
+		obs.Observe(Event{Part: PartMoveCount, Start: start, End: r.BitPos(), Index: int32(n), Key: key})
+	}
+	if r.Err() != nil {
+		return 0
+	}
 	if n > MaxPacketUsercmds {
 		r.Fail(fmt.Errorf("%w: %d", ErrTooManyCommands, n))
 		return 0
 	}
-	var from bg.UserCmd
-	for i := 0; i < n; i++ {
-		bg.UserCmdTable.ReadDeltaUsercmd(r, key, &from, &out[i])
-		from = out[i]
+	for i := 0; i < n && r.Err() == nil; i++ {
+		from := &zeroUserCmd
+		if i > 0 {
+			from = &out[i-1]
+		}
+		start := r.BitPos()
+		if obs != nil {
+			obs.Observe(Event{Part: PartUsercmd, Begin: true, Start: start, End: start, Index: int32(i), FromCmd: from})
+		}
+		bg.UserCmdTable.ReadDeltaUsercmd(r, key, from, &out[i])
+		if obs != nil {
+			obs.Observe(Event{Part: PartUsercmd, Start: start, End: r.BitPos(), Index: int32(i), FromCmd: from})
+		}
 	}
 	if r.Err() != nil {
 		return 0

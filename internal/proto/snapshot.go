@@ -68,16 +68,28 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 
 // ReadSnapshotHeader reads the header of an SvcSnapshot; the caller then
 // picks the base the header names and calls ReadSnapshotBody.
-func ReadSnapshotHeader(r *msg.Reader) SnapshotHeader {
-	h := SnapshotHeader{DeltaNum: r.ReadUint8(), Flags: r.ReadUint8()}
+func ReadSnapshotHeader(r *msg.Reader) SnapshotHeader { return readSnapshotHeader(r, nil) }
+
+// readSnapshotHeader is ReadSnapshotHeader with an Observer.
+func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
+	start := r.BitPos()
+	var marks [2]int
+	var h SnapshotHeader
+	h.DeltaNum = r.ReadUint8()
+	marks[0] = r.BitPos()
+	h.Flags = r.ReadUint8()
+	marks[1] = r.BitPos()
 	if h.DeltaNum != 0 && r.ReadBits(1) == 1 {
 		h.TimeIncrement = int32(r.ReadBits(TimeIncrementBits))
 		if h.TimeIncrement == 0 {
 			r.Fail(fmt.Errorf("proto: snapshot time increment of 0"))
 		}
-		return h
+	} else {
+		h.ServerTime = r.ReadLong()
 	}
-	h.ServerTime = r.ReadLong()
+	if obs != nil {
+		obs.Observe(Event{Part: PartSnapshotHeader, Start: start, End: r.BitPos(), Marks: marks, Header: h})
+	}
 	return h
 }
 
@@ -130,6 +142,11 @@ func WritePacketEntities(w *msg.Writer, from, to []bg.EntityState, baselines *[m
 // the resulting sorted list to out[:0]. Entity numbers must increase;
 // more than MaxSnapshotEntities entities is an error.
 func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState) []bg.EntityState {
+	return readPacketEntities(r, from, baselines, out, nil)
+}
+
+// readPacketEntities is ReadPacketEntities with an Observer.
+func readPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState, obs Observer) []bg.EntityState {
 	out = out[:0]
 	i := 0
 	last := int32(-1)
@@ -142,8 +159,15 @@ func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.Ma
 		return true
 	}
 	for r.Err() == nil {
+		start := r.BitPos()
 		newnum := int32(r.ReadBits(msg.EntityNumBits))
-		if r.Err() != nil || newnum == EntityEnd {
+		if r.Err() != nil {
+			break
+		}
+		if newnum == EntityEnd {
+			if obs != nil {
+				obs.Observe(Event{Part: PartEntitiesEnd, Start: start, End: r.BitPos()})
+			}
 			break
 		}
 		if newnum <= last {
@@ -157,14 +181,20 @@ func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.Ma
 			}
 			i++
 		}
-		var e bg.EntityState
+		base, added := &baselines[newnum], true
 		if i < len(from) && from[i].Number == newnum {
-			removed := bg.EntityStateTable.ReadDeltaEntity(r, &from[i], &e)
+			base, added = &from[i], false
 			i++
-			if removed {
-				continue
-			}
-		} else if bg.EntityStateTable.ReadDeltaEntity(r, &baselines[newnum], &e) {
+		}
+		if obs != nil {
+			obs.Observe(Event{Part: PartEntity, Begin: true, Start: start, End: r.BitPos(), Index: newnum, Added: added, FromEnt: base})
+		}
+		var e bg.EntityState
+		removed := bg.EntityStateTable.ReadDeltaEntity(r, base, &e)
+		if obs != nil {
+			obs.Observe(Event{Part: PartEntity, Start: start, End: r.BitPos(), Index: newnum, Added: added, FromEnt: base, Removed: removed})
+		}
+		if removed {
 			continue
 		}
 		e.Number = newnum
