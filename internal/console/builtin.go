@@ -13,21 +13,22 @@ import (
 )
 
 // builtins are the commands every table has. Their help is the table
-// docs/cvars.md shows.
+// docs/cvars.md shows. Remote text may run them all: what they change is
+// judged by the cvars' flags, and exec reads only the table's fs.FS.
 func (t *Table) addBuiltins() {
-	t.AddCommand("set", "set <name> <value>: set a cvar, creating it if needed", t.setCommand(0))
-	t.AddCommand("seta", "seta <name> <value>: set a cvar and mark it Archive, saved between runs", t.setCommand(Archive))
-	t.AddCommand("sets", "sets <name> <value>: set a cvar and mark it ServerInfo", t.setCommand(ServerInfo))
-	t.AddCommand("setu", "setu <name> <value>: set a cvar and mark it UserInfo", t.setCommand(UserInfo))
-	t.AddCommand("toggle", "toggle <name> [value...]: flip a cvar between 0 and 1, or step it through the values", t.toggle)
-	t.AddCommand("reset", "reset <name>: set a cvar back to its default", t.reset)
-	t.AddCommand("cvarlist", "cvarlist [prefix]: list cvars with their flags and values", t.cvarlist)
-	t.AddCommand("cmdlist", "cmdlist [prefix]: list commands", t.cmdlist)
-	t.AddCommand("echo", "echo <text>: print the text", func(a *oob.Args) { t.Printf("%s\n", a.ArgsFrom(1)) })
-	t.AddCommand("vstr", "vstr <name>: run the value of a cvar as commands", t.vstr)
-	t.AddCommand("exec", "exec <file>: run a config file (.cfg added when the name has no extension)", t.exec)
-	t.AddCommand("wait", "wait [frames]: run the rest of the command buffer that many frames later (1 if omitted)", t.waitCommand)
-	t.AddCommand("help", "help <name>: describe a command or cvar", t.help)
+	t.AddRemoteCommand("set", "set <name> <value>: set a cvar, creating it if needed", t.setCommand(0))
+	t.AddRemoteCommand("seta", "seta <name> <value>: set a cvar and mark it Archive, saved between runs", t.setCommand(Archive))
+	t.AddRemoteCommand("sets", "sets <name> <value>: set a cvar and mark it ServerInfo", t.setCommand(ServerInfo))
+	t.AddRemoteCommand("setu", "setu <name> <value>: set a cvar and mark it UserInfo", t.setCommand(UserInfo))
+	t.AddRemoteCommand("toggle", "toggle <name> [value...]: flip a cvar between 0 and 1, or step it through the values", t.toggle)
+	t.AddRemoteCommand("reset", "reset <name>: set a cvar back to its default", t.reset)
+	t.AddRemoteCommand("cvarlist", "cvarlist [prefix]: list cvars with their flags and values", t.cvarlist)
+	t.AddRemoteCommand("cmdlist", "cmdlist [prefix]: list commands", t.cmdlist)
+	t.AddRemoteCommand("echo", "echo <text>: print the text", func(a *oob.Args) { t.Printf("%s\n", a.ArgsFrom(1)) })
+	t.AddRemoteCommand("vstr", "vstr <name>: run the value of a cvar as commands", t.vstr)
+	t.AddRemoteCommand("exec", "exec <file>: run a config file (.cfg added when the name has no extension)", t.exec)
+	t.AddRemoteCommand("wait", "wait [frames]: run the rest of the command buffer that many frames later (1 if omitted)", t.waitCommand)
+	t.AddRemoteCommand("help", "help <name>: describe a command or cvar", t.help)
 }
 
 func (t *Table) setCommand(flags Flags) func(a *oob.Args) {
@@ -84,7 +85,12 @@ func (t *Table) reset(a *oob.Args) {
 		t.Printf("usage: reset <name>\n")
 		return
 	}
-	if err := t.Reset(a.Argv(1)); err != nil {
+	c := t.Get(a.Argv(1))
+	if c == nil {
+		t.Printf("no cvar %q\n", a.Argv(1))
+		return
+	}
+	if err := t.set(c.Name(), c.Default(), t.source, 0); err != nil {
 		t.Printf("%v\n", err)
 	}
 }

@@ -1,6 +1,9 @@
 package console
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // Command buffer limits.
 const (
@@ -20,6 +23,25 @@ const (
 	MaxCommandsPerExecute = 10000
 )
 
+// cbuf is a command buffer: the table's main one, or the private one of
+// an [Table.ExecuteRemote] call. Guarded by the table's bufMu.
+type cbuf struct {
+	segs     []segment
+	bufLen   int
+	wait     int
+	curDepth int  // nesting depth of the line being executed
+	curTail  bool // that line was the last of its segment
+}
+
+// cur returns the buffer the line being executed came from: text a
+// command inserts goes there. Called with bufMu held.
+func (t *Table) cur() *cbuf {
+	if t.sub != nil {
+		return t.sub
+	}
+	return &t.main
+}
+
 // segment is text queued by one Append or Insert. Lines never span
 // segments, so a quote or comment left open in one piece of text (a config
 // file) ends with it.
@@ -35,13 +57,14 @@ func (t *Table) Append(text string) {
 		return
 	}
 	t.bufMu.Lock()
-	ok := t.bufLen+len(text) <= MaxBufferSize
+	b := &t.main
+	ok := b.bufLen+len(text) <= MaxBufferSize
 	if ok {
 		// segs holds the front of the buffer at its end.
-		t.segs = append(t.segs, segment{})
-		copy(t.segs[1:], t.segs)
-		t.segs[0] = segment{text: text}
-		t.bufLen += len(text)
+		b.segs = append(b.segs, segment{})
+		copy(b.segs[1:], b.segs)
+		b.segs[0] = segment{text: text}
+		b.bufLen += len(text)
 	}
 	t.bufMu.Unlock()
 	if !ok {
@@ -68,21 +91,22 @@ func (t *Table) insert(text string, nest bool) error {
 	}
 	t.bufMu.Lock()
 	defer t.bufMu.Unlock()
+	b := t.cur()
 	depth := 0
 	if t.executing.Load() {
-		depth = t.curDepth
-		if nest || !t.curTail {
+		depth = b.curDepth
+		if nest || !b.curTail {
 			depth++
 		}
 	}
 	if depth > MaxNesting {
 		return fmt.Errorf("console: scripts nested more than %d deep; ignored", MaxNesting)
 	}
-	if t.bufLen+len(text) > MaxBufferSize {
+	if b.bufLen+len(text) > MaxBufferSize {
 		return fmt.Errorf("console: command buffer full; dropped %d bytes", len(text))
 	}
-	t.segs = append(t.segs, segment{text: text, depth: depth})
-	t.bufLen += len(text)
+	b.segs = append(b.segs, segment{text: text, depth: depth})
+	b.bufLen += len(text)
 	return nil
 }
 
@@ -97,30 +121,36 @@ func (t *Table) Execute() {
 	}
 	defer func() {
 		t.bufMu.Lock()
-		t.curDepth, t.curTail = 0, false
+		t.main.curDepth, t.main.curTail = 0, false
 		t.bufMu.Unlock()
 		t.executing.Store(false)
 	}()
 
 	t.bufMu.Lock()
-	if t.wait > 0 {
-		t.wait--
+	if t.main.wait > 0 {
+		t.main.wait--
 	}
 	t.bufMu.Unlock()
+	t.run(&t.main, true)
+}
+
+// run executes the lines of b until it is empty, or, if honourWait, a
+// wait pauses it.
+func (t *Table) run(b *cbuf, honourWait bool) {
 	for n := 0; ; n++ {
 		t.bufMu.Lock()
-		if t.wait > 0 {
+		if honourWait && b.wait > 0 {
 			t.bufMu.Unlock()
 			return
 		}
-		if n == MaxCommandsPerExecute && len(t.segs) > 0 {
-			dropped := t.bufLen
-			t.segs, t.bufLen = nil, 0
+		if n == MaxCommandsPerExecute && len(b.segs) > 0 {
+			dropped := b.bufLen
+			b.segs, b.bufLen = nil, 0
 			t.bufMu.Unlock()
 			t.Printf("console: more than %d commands in one frame, a runaway script? Dropped the %d bytes left in the command buffer\n", MaxCommandsPerExecute, dropped)
 			return
 		}
-		line, ok := t.nextLineLocked()
+		line, ok := b.nextLine()
 		t.bufMu.Unlock()
 		if !ok {
 			return
@@ -129,20 +159,63 @@ func (t *Table) Execute() {
 	}
 }
 
-// nextLineLocked takes the first line off the buffer and records its
-// depth. Called with bufMu held.
-func (t *Table) nextLineLocked() (string, bool) {
-	if len(t.segs) == 0 {
+// ExecuteRemote runs text that came from the network (the server's rcon)
+// at once and to its end, with everything it prints going to w instead
+// of the table's output. The text gets a command buffer of its own, so
+// what its exec and vstr commands insert runs inside the call too, and
+// wait does not pause it. It is marked remote: commands not added with
+// [Table.AddRemoteCommand] (or built in) are refused, and so is setting a
+// declared cvar without the [Remote] flag. Call it on the goroutine that
+// executes the table. Lines printed by other goroutines meanwhile go to w
+// as well.
+func (t *Table) ExecuteRemote(text string, w io.Writer) {
+	if len(text) > MaxBufferSize {
+		fmt.Fprintf(w, "console: remote text longer than %d bytes; ignored\n", MaxBufferSize)
+		return
+	}
+	sub := &cbuf{}
+	if text != "" {
+		sub.segs = []segment{{text: text}}
+		sub.bufLen = len(text)
+	}
+	t.bufMu.Lock()
+	prevSub := t.sub
+	t.sub = sub
+	t.bufMu.Unlock()
+	prevSrc := t.source
+	t.source = fromRemote
+	prevExec := t.executing.Swap(true)
+	t.outMu.Lock()
+	prevOut := t.out
+	t.out = w
+	t.outMu.Unlock()
+	defer func() {
+		t.outMu.Lock()
+		t.out = prevOut
+		t.outMu.Unlock()
+		t.executing.Store(prevExec)
+		t.source = prevSrc
+		t.bufMu.Lock()
+		t.sub = prevSub
+		t.bufMu.Unlock()
+	}()
+	t.run(sub, false)
+}
+
+// nextLine takes the first line off the buffer and records its depth.
+// Called with the table's bufMu held.
+func (b *cbuf) nextLine() (string, bool) {
+	if len(b.segs) == 0 {
 		return "", false
 	}
-	s := &t.segs[len(t.segs)-1]
+	s := &b.segs[len(b.segs)-1]
 	line, rest, ended := splitLine(s.text)
-	t.bufLen -= len(s.text) - len(rest)
-	t.curDepth = s.depth
-	t.curTail = !ended || rest == ""
-	if t.curTail {
-		t.segs[len(t.segs)-1] = segment{}
-		t.segs = t.segs[:len(t.segs)-1]
+	b.bufLen -= len(s.text) - len(rest)
+	b.curDepth = s.depth
+	b.curTail = !ended || rest == ""
+	if b.curTail {
+		b.segs[len(b.segs)-1] = segment{}
+		b.segs = b.segs[:len(b.segs)-1]
 	} else {
 		s.text = rest
 	}
@@ -203,19 +276,19 @@ func splitLine(text string) (line, rest string, ended bool) {
 func (t *Table) Wait(frames int) {
 	t.bufMu.Lock()
 	defer t.bufMu.Unlock()
-	t.wait = max(frames, 0)
+	t.cur().wait = max(frames, 0)
 }
 
 // Pending reports whether the command buffer holds text.
 func (t *Table) Pending() bool {
 	t.bufMu.Lock()
 	defer t.bufMu.Unlock()
-	return len(t.segs) > 0
+	return len(t.main.segs) > 0
 }
 
 // ClearBuffer discards the command buffer and any wait.
 func (t *Table) ClearBuffer() {
 	t.bufMu.Lock()
 	defer t.bufMu.Unlock()
-	t.segs, t.bufLen, t.wait = nil, 0, 0
+	t.main.segs, t.main.bufLen, t.main.wait = nil, 0, 0
 }

@@ -84,9 +84,9 @@ func TestCommandBuffer(t *testing.T) {
 		{"help cvar", "help cg_nopredict", []string{"cl_nopredict: turn off prediction", `  value "0", default "0"`, "  also called cg_nopredict"}},
 		{"help unknown", "help nope", []string{`no command or cvar "nope"`}},
 		{"cvarlist prefix", "cvarlist SV_", []string{
-			`........N. sv_fps               "20"`,
-			`A.S....... sv_hostname          "noname"`,
-			`..S..L..N. sv_maxclients        "8"`,
+			`........N.. sv_fps               "20"`,
+			`A.S........ sv_hostname          "noname"`,
+			`..S..L..N.. sv_maxclients        "8"`,
 			"3 cvars"}},
 		{"cmdlist prefix", "cmdlist se", []string{
 			"set              set <name> <value>: set a cvar, creating it if needed",

@@ -10,6 +10,7 @@ import (
 type command struct {
 	name, help string
 	fn         func(args *oob.Args)
+	remote     bool // ExecuteRemote may run it
 }
 
 // AddCommand adds a console command (Cmd_AddCommand). fn receives the
@@ -17,6 +18,27 @@ type command struct {
 // after it returns. AddCommand panics if name is not a valid name or is
 // already a command or cvar: a programming error.
 func (t *Table) AddCommand(name, help string, fn func(args *oob.Args)) {
+	t.addCommand(name, help, fn, false)
+}
+
+// AddRemoteCommand adds a command that text from the network
+// ([Table.ExecuteRemote], rcon) may run as well as the local console: the
+// server's commands. Commands added with [Table.AddCommand] are refused
+// to remote text.
+func (t *Table) AddRemoteCommand(name, help string, fn func(args *oob.Args)) {
+	t.addCommand(name, help, fn, true)
+}
+
+// HasCommand reports whether name, compared ignoring ASCII case, is a
+// command.
+func (t *Table) HasCommand(name string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	_, ok := t.cmds[lower(name)]
+	return ok
+}
+
+func (t *Table) addCommand(name, help string, fn func(args *oob.Args), remote bool) {
 	if err := checkName(name); err != nil {
 		panic(err)
 	}
@@ -32,7 +54,7 @@ func (t *Table) AddCommand(name, help string, fn func(args *oob.Args)) {
 	if _, ok := t.cvars[key]; ok {
 		panic("console: command " + name + " is a cvar")
 	}
-	t.cmds[key] = &command{name: name, help: help, fn: fn}
+	t.cmds[key] = &command{name: name, help: help, fn: fn, remote: remote}
 }
 
 // RemoveCommand removes a command (Cmd_RemoveCommand); removing one that
@@ -101,7 +123,10 @@ func (t *Table) executeLine(line string) {
 	fallback := t.fallback
 	t.mu.RUnlock()
 
+	remote := t.source == fromRemote
 	switch {
+	case cmd != nil && remote && !cmd.remote:
+		t.Printf("%s cannot be run through rcon\n", cmd.name)
 	case cmd != nil:
 		cmd.fn(&args)
 	case c != nil:
@@ -112,7 +137,7 @@ func (t *Table) executeLine(line string) {
 		if err := t.set(c.name, args.ArgsFrom(1), t.source, 0); err != nil {
 			t.Printf("%v\n", err)
 		}
-	case fallback != nil && fallback(&args):
+	case fallback != nil && !remote && fallback(&args):
 	default:
 		t.Printf("unknown command %q\n", name)
 	}

@@ -32,6 +32,8 @@ type Decl struct {
 	// Aliases are further names of the same cvar (cg_nopredict for
 	// cl_nopredict). They set and read the one value.
 	Aliases []string
+
+	plain bool // a StringVar: refuses \ ; " and control bytes like an info cvar
 }
 
 func (d Decl) ranged() bool { return d.Min != 0 || d.Max != 0 }
@@ -64,6 +66,8 @@ type Cvar struct {
 	hasLatch bool
 	onChange []func(*Cvar)
 	src      setSource // how the value was last set, for Register to judge a user cvar
+	plain    bool      // refuses the bytes an info string cannot carry (StringVar)
+	bind     *binding  // the Go variable it is bound to, if any
 }
 
 // Name returns the cvar's name as it was declared (or first set).

@@ -318,7 +318,7 @@ func TestLatchedValueAndNote(t *testing.T) {
 	if l, ok := c.Latched(); !ok || l != "16" {
 		t.Errorf("Latched() = %q, %v; want 16, true", l, ok)
 	}
-	if !strings.Contains(out.String(), "sv_maxclients will change to \"16\" at the next map") {
+	if !strings.Contains(out.String(), "sv_maxclients will be changed to \"16\" at the next map") {
 		t.Errorf("no latch note in %q", out.String())
 	}
 	if calls != 0 || c.ModificationCount() != 0 {

@@ -50,13 +50,19 @@ const (
 	// UserCreated marks cvars that were set without being declared
 	// (CVAR_USER_CREATED). The table sets it; a [Decl] cannot.
 	UserCreated
+
+	// Remote cvars may be set by text that came from the network
+	// ([Table.ExecuteRemote], the server's rcon). Every other declared
+	// cvar refuses it: "cannot be set through rcon". (Quake III had the
+	// reverse, CVAR_PROTECTED, on a few.)
+	Remote
 )
 
 // infoFlags are the flags whose values go into info strings.
 const infoFlags = UserInfo | ServerInfo | SystemInfo
 
 // declFlags are the flags a Decl may carry.
-const declFlags = Archive | UserInfo | ServerInfo | SystemInfo | Init | Latch | ReadOnly | Cheat | Integral
+const declFlags = Archive | UserInfo | ServerInfo | SystemInfo | Init | Latch | ReadOnly | Cheat | Integral | Remote
 
 var flagNames = []struct {
 	f      Flags
@@ -73,6 +79,7 @@ var flagNames = []struct {
 	{Cheat, "Cheat", 'C'},
 	{Integral, "Integral", 'N'},
 	{UserCreated, "UserCreated", '?'},
+	{Remote, "Remote", 'X'},
 }
 
 // String returns the names of the flags joined by '|', or "0" for none.

@@ -54,16 +54,16 @@ func checkBuffer(t *testing.T, tab *Table) {
 	tab.bufMu.Lock()
 	defer tab.bufMu.Unlock()
 	n := 0
-	for _, s := range tab.segs {
+	for _, s := range tab.main.segs {
 		n += len(s.text)
 		if s.depth < 0 || s.depth > MaxNesting {
 			t.Fatalf("segment depth %d", s.depth)
 		}
 	}
-	if n != tab.bufLen || n > MaxBufferSize {
-		t.Fatalf("buffer holds %d bytes, bookkeeping says %d", n, tab.bufLen)
+	if n != tab.main.bufLen || n > MaxBufferSize {
+		t.Fatalf("buffer holds %d bytes, bookkeeping says %d", n, tab.main.bufLen)
 	}
-	if tab.wait < 0 || tab.wait > MaxWait {
-		t.Fatalf("wait %d", tab.wait)
+	if tab.main.wait < 0 || tab.main.wait > MaxWait {
+		t.Fatalf("wait %d", tab.main.wait)
 	}
 }

@@ -42,12 +42,9 @@ type Table struct {
 	outMu sync.Mutex
 	out   io.Writer
 
-	bufMu    sync.Mutex
-	segs     []segment
-	bufLen   int
-	wait     int
-	curDepth int  // nesting depth of the line being executed
-	curTail  bool // that line was the last of its segment
+	bufMu sync.Mutex
+	main  cbuf  // Append's buffer, run by Execute
+	sub   *cbuf // the buffer of the ExecuteRemote running, if any
 
 	executing atomic.Bool
 	source    setSource // how the line being executed sets cvars
@@ -60,6 +57,7 @@ const (
 	fromCommandLine                  // +set, SetFromCommandLine
 	fromArchive                      // LoadArchived
 	fromCode                         // ForceSet
+	fromRemote                       // ExecuteRemote (rcon)
 )
 
 // NewTable returns a table holding the built-in commands and no cvars.
@@ -186,6 +184,7 @@ func (t *Table) register(d Decl) (note string) {
 	c.def = d.Default
 	c.min, c.max, c.ranged = d.Min, d.Max, d.ranged()
 	c.help = d.Help
+	c.plain = d.plain
 	c.aliases = append([]string(nil), d.Aliases...)
 	c.hasLatch, c.latched = false, ""
 
@@ -281,6 +280,8 @@ func (t *Table) allowed(c *Cvar, f Flags, src setSource, value string) error {
 		return fmt.Errorf("console: %s can be set only on the command line", c.name)
 	case f&Cheat != 0 && !t.cheats && src != fromCode && value != c.def:
 		return fmt.Errorf("console: %s is cheat-protected", c.name)
+	case src == fromRemote && f&(Remote|UserCreated) == 0:
+		return fmt.Errorf("console: %s cannot be set through rcon", c.name)
 	}
 	return nil
 }
@@ -289,7 +290,7 @@ func (t *Table) allowed(c *Cvar, f Flags, src setSource, value string) error {
 // to store, which clamping or truncation may have changed, and a note
 // saying so. Called with t.mu held.
 func (c *Cvar) check(value string, f Flags) (string, string, error) {
-	if f&infoFlags != 0 {
+	if f&infoFlags != 0 || c.plain {
 		if i := badInfoByte(value); i >= 0 {
 			return "", "", fmt.Errorf("console: %s: value %q holds %q, which an info string cannot carry", c.name, value, value[i])
 		}
@@ -369,13 +370,16 @@ func (t *Table) set(name, value string, src setSource, add Flags) error {
 	t.mu.Lock()
 	c, note, changed, err := t.setLocked(name, value, src, add)
 	var fns []func(*Cvar)
+	var b *binding
 	if changed {
 		fns = slices.Clone(c.onChange)
+		b = c.bind
 	}
 	t.mu.Unlock()
 	if note != "" {
 		t.Printf("%s\n", note)
 	}
+	b.changed(c)
 	for _, fn := range fns {
 		fn(c)
 	}
@@ -426,13 +430,13 @@ func (t *Table) setLocked(name, value string, src setSource, add Flags) (c *Cvar
 		f |= add
 	}
 
-	if f&Latch != 0 && src == fromConsole {
+	if f&Latch != 0 && (src == fromConsole || src == fromRemote) {
 		switch {
 		case v == c.Value():
 			c.hasLatch, c.latched = false, ""
 		case !c.hasLatch || c.latched != v:
 			c.hasLatch, c.latched = true, v
-			note = joinNotes(note, fmt.Sprintf("%s will change to %q at the next map", c.name, v))
+			note = joinNotes(note, fmt.Sprintf("%s will be changed to %q at the next map", c.name, v))
 		}
 		return c, note, false, nil
 	}
@@ -464,6 +468,7 @@ func joinNotes(a, b string) string {
 func (t *Table) ApplyLatched() {
 	type change struct {
 		c   *Cvar
+		b   *binding
 		fns []func(*Cvar)
 	}
 	var changes []change
@@ -476,11 +481,12 @@ func (t *Table) ApplyLatched() {
 		c.hasLatch, c.latched = false, ""
 		if v != c.Value() {
 			t.store(c, v)
-			changes = append(changes, change{c, slices.Clone(c.onChange)})
+			changes = append(changes, change{c, c.bind, slices.Clone(c.onChange)})
 		}
 	}
 	t.mu.Unlock()
 	for _, ch := range changes {
+		ch.b.changed(ch.c)
 		for _, fn := range ch.fns {
 			fn(ch.c)
 		}

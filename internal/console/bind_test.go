@@ -1,0 +1,172 @@
+package console
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"tremor/net/oob"
+)
+
+// Every way of setting a bound cvar stores the value in its variable at
+// once and runs the group's apply function; ranges clamp, string
+// variables refuse what a command line could not carry, latched ones wait.
+func TestBoundVars(t *testing.T) {
+	type vars struct {
+		fps   int
+		gt    int32
+		scr   bool
+		name  string
+		dir   string
+		apply []string
+	}
+	setup := func(t *testing.T) (*Table, *vars, *strings.Builder) {
+		tab := NewTable()
+		var out strings.Builder
+		tab.SetOutput(&out)
+		v := &vars{}
+		b := tab.Bind(func(c *Cvar) { v.apply = append(v.apply, c.Name()+"="+c.Value()) })
+		b.IntVar(&v.fps, "sv_fps", 20, 1, 250, Remote, "frames")
+		b.Int32Var(&v.gt, "g_gametype", 0, 0, 3, Latch|ServerInfo|Remote, "game type")
+		b.BoolVar(&v.scr, "sv_scramble", true, Remote, "scramble")
+		b.StringVar(&v.name, "sv_hostname", "Tremor", ServerInfo|Archive|Remote, "name")
+		b.StringVar(&v.dir, "sv_configdir", ".", 0, "dir")
+		return tab, v, &out
+	}
+	tests := []struct {
+		name  string
+		do    func(tab *Table)
+		check func(v *vars) bool
+		out   string // in the output
+	}{
+		{"defaults", func(*Table) {}, func(v *vars) bool {
+			return v.fps == 20 && v.gt == 0 && v.scr && v.name == "Tremor" && v.dir == "." && v.apply == nil
+		}, ""},
+		{"console line", func(tab *Table) { tab.Append("sv_fps 30"); tab.Execute() },
+			func(v *vars) bool { return v.fps == 30 && len(v.apply) == 1 && v.apply[0] == "sv_fps=30" }, ""},
+		{"clamped", func(tab *Table) { _ = tab.Set("sv_fps", "1000") },
+			func(v *vars) bool { return v.fps == 250 }, "above the maximum 250"},
+		{"bool", func(tab *Table) { tab.ExecuteString("set sv_scramble 0") },
+			func(v *vars) bool { return !v.scr }, ""},
+		{"string refuses a semicolon", func(tab *Table) { tab.ExecuteString(`sv_hostname "a;b"`) },
+			func(v *vars) bool { return v.name == "Tremor" && v.apply == nil }, "cannot carry"},
+		{"string", func(tab *Table) { tab.ExecuteString(`sv_hostname "Night Arena"`) },
+			func(v *vars) bool { return v.name == "Night Arena" }, ""},
+		{"latched waits for ApplyLatched", func(tab *Table) { tab.ExecuteString("g_gametype 3") },
+			func(v *vars) bool { return v.gt == 0 && v.apply == nil }, "g_gametype will be changed to \"3\" at the next map"},
+		{"latched applied", func(tab *Table) { tab.ExecuteString("g_gametype 3"); tab.ApplyLatched() },
+			func(v *vars) bool { return v.gt == 3 && len(v.apply) == 1 }, ""},
+		{"remote", func(tab *Table) { tab.ExecuteRemote("sv_fps 40; echo hi", io.Discard) },
+			func(v *vars) bool { return v.fps == 40 }, ""},
+		{"remote refused", func(tab *Table) {
+			var w strings.Builder
+			tab.ExecuteRemote("sv_configdir /; reset sv_fps", &w)
+			tab.Printf("%s", w.String())
+		}, func(v *vars) bool { return v.dir == "." }, "sv_configdir cannot be set through rcon"},
+		{"command line", func(tab *Table) { tab.ExecuteCommandLine([]string{"set g_gametype 3"}) },
+			func(v *vars) bool { return v.gt == 3 }, ""},
+		{"ForceSet", func(tab *Table) { _ = tab.ForceSet("sv_configdir", "/srv") },
+			func(v *vars) bool { return v.dir == "/srv" }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tab, v, out := setup(t)
+			tt.do(tab)
+			if !tt.check(v) {
+				t.Errorf("variables %+v", *v)
+			}
+			if !strings.Contains(out.String(), tt.out) {
+				t.Errorf("output %q lacks %q", out.String(), tt.out)
+			}
+		})
+	}
+}
+
+// Unbind releases the cvars; binding them again adopts their values.
+// BindFields takes the variables' values, clamped.
+func TestRebindAndBindFields(t *testing.T) {
+	tab := NewTable()
+	tab.SetOutput(io.Discard)
+	var a, b int
+	va := tab.Bind(nil)
+	va.IntVar(&a, "fraglimit", 20, 0, 100, 0, "frags")
+	tab.ExecuteString("fraglimit 7")
+	va.Unbind()
+	tab.ExecuteString("fraglimit 9")
+	if a != 7 {
+		t.Fatalf("unbound variable changed to %d", a)
+	}
+	tab.Bind(nil).IntVar(&b, "fraglimit", 20, 0, 100, 0, "frags")
+	if b != 9 {
+		t.Fatalf("rebound variable %d, want 9", b)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("binding a bound cvar did not panic")
+			}
+		}()
+		tab.Bind(nil).IntVar(&a, "fraglimit", 20, 0, 100, 0, "frags")
+	}()
+
+	f := NewTable()
+	f.SetOutput(io.Discard)
+	n, s := 500, "x;y"
+	fv := f.BindFields(nil)
+	fv.IntVar(&n, "sv_fps", 20, 1, 250, 0, "")
+	fv.StringVar(&s, "sv_hostname", "Tremor", 0, "")
+	if n != 250 || f.Get("sv_fps").Int() != 250 || s != "Tremor" {
+		t.Fatalf("BindFields: %d %q", n, s)
+	}
+}
+
+// ExecuteRemote runs its text to the end in a buffer of its own,
+// printing to its writer, and refuses local-only commands and the
+// fallback; the main buffer is untouched.
+func TestExecuteRemote(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+		not        []string
+	}{
+		{"echo and vstr run inside", `set s "echo one; echo two"; vstr s; wait; echo three`, []string{"one", "two", "three"}, nil},
+		{"local command refused", "local; echo after", []string{"local cannot be run through rcon", "after"}, []string{"ran local"}},
+		{"remote command", "remote", []string{"ran remote"}, nil},
+		{"no fallback", "nosuch", []string{`unknown command "nosuch"`}, []string{"fallback"}},
+		{"user cvar", "set mine 5; mine", []string{`mine is "5"`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tab := NewTable()
+			var main strings.Builder
+			tab.SetOutput(&main)
+			tab.AddCommand("local", "", func(*oob.Args) { tab.Printf("ran local\n") })
+			tab.AddRemoteCommand("remote", "", func(*oob.Args) { tab.Printf("ran remote\n") })
+			tab.SetFallback(func(*oob.Args) bool { tab.Printf("fallback\n"); return true })
+			tab.Append("echo queued")
+			var w strings.Builder
+			tab.ExecuteRemote(tt.text, &w)
+			for _, s := range tt.want {
+				if !strings.Contains(w.String(), s) {
+					t.Errorf("reply %q lacks %q", w.String(), s)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(w.String()+main.String(), s) {
+					t.Errorf("output has %q", s)
+				}
+			}
+			if main.String() != "" {
+				t.Errorf("main output %q", main.String())
+			}
+			tab.Execute()
+			if main.String() != "queued\n" {
+				t.Errorf("main buffer ran %q", main.String())
+			}
+			tab.ExecuteString("local")
+			if !strings.Contains(main.String(), "ran local") {
+				t.Error("local command refused after the remote text")
+			}
+		})
+	}
+}
