@@ -300,15 +300,8 @@ func (c *Client) execute(text string) {
 	a := &c.args
 	a.Tokenize(text)
 	switch a.Argv(0) {
-	case "cs":
-		i, err := strconv.Atoi(a.Argv(1))
-		if err != nil {
-			c.fail(fmt.Errorf("client: cs with bad index %q", a.Argv(1)))
-			return
-		}
-		c.setConfigstring(i, a.Argv(2))
-	case "bcs0", "bcs1", "bcs2":
-		i, v, done, err := c.bcs.Piece(a.Argv(0), a.Argv(1), a.Argv(2))
+	case "cs", "bcs0", "bcs1", "bcs2":
+		i, v, done, err := proto.ConfigstringChange(a, &c.bcs)
 		if err != nil {
 			c.fail(err)
 			return
@@ -329,12 +322,9 @@ func (c *Client) execute(text string) {
 	}
 }
 
-// setConfigstring changes a configstring (CL_ConfigstringModified).
+// setConfigstring changes configstring i, which proto.ConfigstringChange
+// checked (CL_ConfigstringModified).
 func (c *Client) setConfigstring(i int, v string) {
-	if i < 0 || i >= bg.MaxConfigstrings {
-		c.fail(fmt.Errorf("%w: %d", proto.ErrBadConfigstring, i))
-		return
-	}
 	c.gs.Configstrings[i] = v
 	if i == bg.CSSystemInfo {
 		c.systemInfoChanged()

@@ -2,12 +2,8 @@ package inspect
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
 
 	"tremor/bg"
-	"tremor/internal/proto"
-	"tremor/net/msg"
 )
 
 // clientMessage decodes a client→server message body. A client writes
@@ -31,70 +27,6 @@ func (c *conn) clientMessage(m *Message, body []byte) {
 	c.commitClient(ops)
 }
 
-// parseClient reads a client→server body without changing c. It
-// reports whether the body was scrambled.
-func (c *conn) parseClient(body []byte) ([]Op, int, bool, error) {
-	b := c.scratch[:len(body)]
-	copy(b, body)
-	r := &c.r
-	r.Reset(b, msg.Huffman)
-	var h proto.ClientHeader
-	var hb [3]int
-	for i, p := range []*int32{&h.ServerID, &h.MessageAcknowledge, &h.ReliableAcknowledge} {
-		start := r.BitPos()
-		*p = r.ReadLong()
-		hb[i] = r.BitPos() - start
-	}
-	if r.Err() != nil {
-		return nil, r.BitPos(), false, r.Err()
-	}
-	// The server reads the rest only from a client with its gamestate.
-	current := c.haveGamestate && h.ServerID == c.serverID
-	ops := []Op{{Name: OpClientHeader, Bits: r.BitPos(), Header: &h, Fields: []Field{
-		{Name: "serverId", Value: strconv.Itoa(int(h.ServerID)), Bits: hb[0]},
-		{Name: "messageAcknowledge", Value: strconv.Itoa(int(h.MessageAcknowledge)), Bits: hb[1]},
-		{Name: "reliableAcknowledge", Value: strconv.Itoa(int(h.ReliableAcknowledge)), Bits: hb[2]},
-		{Name: "current", Value: strconv.FormatBool(current)},
-	}}}
-	set, err := c.settings(h.ServerID)
-	if err != nil {
-		return ops, r.BitPos(), false, err
-	}
-	lastServerCommand, known := c.serverCmds.get(h.ReliableAcknowledge)
-	if set.scramble {
-		switch {
-		case !c.haveChallenge:
-			return ops, r.BitPos(), true, fmt.Errorf("%w: scrambled, and the handshake (the challenge) was not seen", ErrCannotDecode)
-		case !known:
-			return ops, r.BitPos(), true, fmt.Errorf("%w: scrambled with server command %d, which was not seen", ErrCannotDecode, h.ReliableAcknowledge)
-		}
-		proto.ScrambleClientMessage(b, c.challenge, lastServerCommand)
-		r.Reset(b, msg.Huffman)
-		proto.ReadClientHeader(r)
-	}
-	cmdSeq := c.clientCmdSeq
-	lastTime := c.lastCmdTime
-	ops, bits, err := readOps(r, ops, proto.ClcEOF, proto.ClcNop, func(op uint8) (Op, error) {
-		switch op {
-		case proto.ClcClientCommand:
-			return readCommand(r, OpClientCommand, proto.ReadClientCommand, &cmdSeq, current)
-		case proto.ClcMove, proto.ClcMoveNoDelta:
-			if !known {
-				return Op{}, fmt.Errorf("%w: usercmds keyed with server command %d, which was not seen", ErrCannotDecode, h.ReliableAcknowledge)
-			}
-			key := proto.UsercmdKey(uint32(set.feed), uint32(h.MessageAcknowledge), lastServerCommand)
-			o := readMove(r, key, op == proto.ClcMoveNoDelta)
-			if current && r.Err() == nil { // the server executes none of a bad packet
-				o.Move.New = countNew(o.Move.Cmds, &lastTime)
-				o.Fields = append(o.Fields, Field{Name: "new", Value: strconv.Itoa(o.Move.New)})
-			}
-			return o, nil
-		}
-		return Op{}, fmt.Errorf("%w %d in a client message", proto.ErrBadOp, op)
-	})
-	return ops, bits, set.scramble, err
-}
-
 // countNew counts the usercmds of a packet the server executes, as
 // server.userMove picks them: in order, skipping a command later than
 // the packet's last (out of order) and every one not newer than the last
@@ -115,36 +47,6 @@ func countNew(cmds []bg.UserCmd, last *int32) int {
 		n++
 	}
 	return n
-}
-
-// readMove reads a usercmd packet (proto.ReadMove) with a breakdown per
-// command.
-func readMove(r *msg.Reader, key uint32, noDelta bool) Op {
-	o := Op{Name: OpMove, Move: &Move{NoDelta: noDelta, Key: key}}
-	if noDelta {
-		o.Name = OpMoveNoDelta
-	}
-	start := r.BitPos()
-	n := int(r.ReadUint8())
-	o.Fields = []Field{{Name: "count", Value: strconv.Itoa(n), Bits: r.BitPos() - start},
-		{Name: "key", Value: fmt.Sprintf("%#08x", key)}}
-	if r.Err() != nil {
-		return o
-	}
-	if n > proto.MaxPacketUsercmds {
-		r.Fail(fmt.Errorf("%w: %d", proto.ErrTooManyCommands, n))
-		return o
-	}
-	var from bg.UserCmd
-	for i := 0; i < n && r.Err() == nil; i++ {
-		start := r.BitPos()
-		var cmd bg.UserCmd
-		fields := readUsercmd(r, key, &from, &cmd)
-		o.Move.Cmds = append(o.Move.Cmds, cmd)
-		o.Sub = append(o.Sub, Op{Name: OpUsercmd, Bits: r.BitPos() - start, Fields: fields})
-		from = cmd
-	}
-	return o
 }
 
 // commitClient applies what a client message changes on the server: new

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"tremor/bg"
 	"tremor/net/msg"
 	"tremor/net/oob"
 )
@@ -79,6 +80,35 @@ func (b *BigConfigstring) Piece(op, indexArg, text string) (index int, value str
 		return b.index, string(b.buf), true, nil
 	}
 	return 0, "", false, nil
+}
+
+// ConfigstringChange reads a reliable server command that changes a
+// configstring, as a client executes it (Quake III's
+// CL_ConfigstringModified and the bcs reassembly of CL_GetServerCommand):
+// `cs INDEX "VALUE"`, or a bcs0/bcs1/bcs2 piece of a long value, which b
+// reassembles. done says a is one and a value is complete: index and
+// value. A bad or out-of-range index, or a bad piece, is an error; any
+// other command gives nothing.
+func ConfigstringChange(a *oob.Args, b *BigConfigstring) (index int, value string, done bool, err error) {
+	switch op := a.Argv(0); op {
+	case "cs":
+		index, err = strconv.Atoi(a.Argv(1))
+		if err != nil {
+			return 0, "", false, fmt.Errorf("proto: cs with bad index %q", a.Argv(1))
+		}
+		value, done = a.Argv(2), true
+	case "bcs0", "bcs1", "bcs2":
+		index, value, done, err = b.Piece(op, a.Argv(1), a.Argv(2))
+		if err != nil || !done {
+			return 0, "", false, err
+		}
+	default:
+		return 0, "", false, nil
+	}
+	if index < 0 || index >= bg.MaxConfigstrings {
+		return 0, "", false, fmt.Errorf("%w: %d", ErrBadConfigstring, index)
+	}
+	return index, value, true, nil
 }
 
 // FormatSystemInfo returns the systeminfo configstring's fields the
