@@ -1,15 +1,94 @@
 package proto
 
 import (
+	"slices"
 	"testing"
 
 	"tremor/bg"
 	"tremor/net/msg"
 )
 
-// FuzzReadServerMessage feeds hostile server→client messages to the
-// readers in the order a client applies them. Nothing may panic; a
-// snapshot that decodes has sorted, bounded entities.
+// fuzzHandler is a receiver for the fuzz targets: it keeps one
+// gamestate and the last snapshot as the base of the next, and checks
+// what the parsers hand it.
+type fuzzHandler struct {
+	t        *testing.T
+	gs       Gamestate
+	ps       bg.PlayerState
+	ents     []bg.EntityState
+	out      []bg.EntityState
+	cmds     [MaxPacketUsercmds]bg.UserCmd
+	key      uint32
+	lastSeq  int32
+	lastEnd  int // end of the last event
+	endOfOps int // where the last operation ended
+}
+
+func (h *fuzzHandler) ReliableAcknowledge(uint32, int32, []byte) (bool, error) { return false, nil }
+func (h *fuzzHandler) ServerCommand(seq int32, _ string) error {
+	if err := CheckCommandWindow(seq, h.lastSeq); err != nil {
+		return err
+	}
+	h.lastSeq = max(h.lastSeq, seq)
+	return nil
+}
+func (h *fuzzHandler) GamestateBuffer() *Gamestate                     { return &h.gs }
+func (h *fuzzHandler) Gamestate(*Gamestate, error) error               { return nil }
+func (h *fuzzHandler) ClientHeader(ClientHeader, []byte) (bool, error) { return false, nil }
+func (h *fuzzHandler) ClientCommand(int32, string) error               { return nil }
+func (h *fuzzHandler) MoveKey() (uint32, *[MaxPacketUsercmds]bg.UserCmd, error) {
+	return h.key, &h.cmds, nil
+}
+func (h *fuzzHandler) Move(cmds []bg.UserCmd, _ bool, _ error) error {
+	if len(cmds) > MaxPacketUsercmds {
+		h.t.Fatalf("%d commands", len(cmds))
+	}
+	return nil
+}
+
+func (h *fuzzHandler) SnapshotBase(sh SnapshotHeader) SnapshotBase {
+	b := SnapshotBase{Header: sh, Base: -1, Valid: true, Baselines: &h.gs.Baselines, IntoPS: &h.ps, Out: h.out}
+	if sh.DeltaNum != 0 {
+		b.PS, b.Entities = &h.ps, h.ents
+	}
+	return b
+}
+
+func (h *fuzzHandler) Snapshot(_ SnapshotBase, out []bg.EntityState, err error) error {
+	if err != nil {
+		return nil
+	}
+	if len(out) > MaxSnapshotEntities {
+		h.t.Fatalf("%d entities", len(out))
+	}
+	for i := 1; i < len(out); i++ {
+		if out[i].Number <= out[i-1].Number {
+			h.t.Fatal("entities not sorted")
+		}
+	}
+	h.ents = append(h.ents[:0], out...)
+	return nil
+}
+
+// Observe checks the positions the parsers report: every part within
+// the message, the operations one after the other.
+func (h *fuzzHandler) Observe(e Event) {
+	if e.Start < 0 || e.End < e.Start || e.Start < h.endOfOps && e.Part == PartOp {
+		h.t.Fatalf("part %d at %d-%d after operations up to %d", e.Part, e.Start, e.End, h.endOfOps)
+	}
+	if e.Part == PartReliableAck || e.Part == PartClientHeader {
+		h.endOfOps = e.End
+	}
+	if e.Part == PartOpEnd {
+		h.endOfOps = e.End
+	}
+	h.lastEnd = e.End
+}
+
+// FuzzReadServerMessage feeds hostile server→client messages to
+// ParseServerMessage, the client engine's and the inspector's reader.
+// Nothing may panic; a snapshot that decodes has sorted, bounded
+// entities; the operations an observer sees follow each other.
 func FuzzReadServerMessage(f *testing.F) {
 	var gs Gamestate
 	gs.Reset()
@@ -26,42 +105,24 @@ func FuzzReadServerMessage(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 0, 0, SvcSnapshot, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		h := &fuzzHandler{t: t, out: make([]bg.EntityState, 0, MaxSnapshotEntities), ents: slices.Clone(ents)}
 		var r msg.Reader
-		r.Reset(data, msg.Huffman)
-		r.ReadLong()
-		var got Gamestate
-		got.Reset()
-		var ps bg.PlayerState
-		out := make([]bg.EntityState, 0, MaxSnapshotEntities)
-		for ops := 0; r.Err() == nil && ops < 1000; ops++ {
-			switch r.ReadUint8() {
-			case SvcServerCommand:
-				ReadServerCommand(&r)
-			case SvcGamestate:
-				ReadGamestate(&r, &got)
-			case SvcSnapshot:
-				ReadSnapshotHeader(&r)
-				out = ReadSnapshotBody(&r, &ps, ents, &got.Baselines, &ps, out)
-				if r.Err() == nil {
-					if len(out) > MaxSnapshotEntities {
-						t.Fatalf("%d entities", len(out))
-					}
-					for i := 1; i < len(out); i++ {
-						if out[i].Number <= out[i-1].Number {
-							t.Fatal("entities not sorted")
-						}
-					}
-				}
-			case SvcNop:
-			default:
-				return
-			}
+		err := ParseServerMessage(&r, data, 1, h, h)
+		if err == nil && h.endOfOps != r.BitPos() {
+			t.Fatalf("operations end at %d, the message at %d", h.endOfOps, r.BitPos())
+		}
+		// Without an observer the parse is the same.
+		var r2 msg.Reader
+		h2 := &fuzzHandler{t: t, out: make([]bg.EntityState, 0, MaxSnapshotEntities), ents: slices.Clone(ents)}
+		err2 := ParseServerMessage(&r2, data, 1, h2, nil)
+		if (err == nil) != (err2 == nil) || r.BitPos() != r2.BitPos() {
+			t.Fatalf("with an observer: %v at %d, without: %v at %d", err, r.BitPos(), err2, r2.BitPos())
 		}
 	})
 }
 
-// FuzzReadClientMessage feeds hostile client→server messages to the
-// readers in the order a server applies them.
+// FuzzReadClientMessage feeds hostile client→server messages to
+// ParseClientMessage.
 func FuzzReadClientMessage(f *testing.F) {
 	w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
 	WriteClientHeader(w, ClientHeader{1, 2, 3})
@@ -71,22 +132,16 @@ func FuzzReadClientMessage(f *testing.F) {
 	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
 	f.Add([]byte{}, uint32(0))
 	f.Fuzz(func(t *testing.T, data []byte, key uint32) {
+		h := &fuzzHandler{t: t, key: key}
 		var r msg.Reader
-		r.Reset(data, msg.Huffman)
-		ReadClientHeader(&r)
-		var cmds [MaxPacketUsercmds]bg.UserCmd
-		for ops := 0; r.Err() == nil && ops < 1000; ops++ {
-			switch r.ReadUint8() {
-			case ClcClientCommand:
-				ReadClientCommand(&r)
-			case ClcMove, ClcMoveNoDelta:
-				if n := ReadMove(&r, key, &cmds); n > MaxPacketUsercmds {
-					t.Fatalf("%d commands", n)
-				}
-			case ClcNop:
-			default:
-				return
-			}
+		err := ParseClientMessage(&r, data, h, h)
+		if err == nil && h.endOfOps != r.BitPos() {
+			t.Fatalf("operations end at %d, the message at %d", h.endOfOps, r.BitPos())
+		}
+		var r2 msg.Reader
+		err2 := ParseClientMessage(&r2, data, &fuzzHandler{t: t, key: key}, nil)
+		if (err == nil) != (err2 == nil) || r.BitPos() != r2.BitPos() {
+			t.Fatalf("with an observer: %v at %d, without: %v at %d", err, r.BitPos(), err2, r2.BitPos())
 		}
 	})
 }

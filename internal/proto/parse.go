@@ -198,14 +198,7 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 	return readOps(r, SvcEOF, SvcNop, obs, func(op uint8) error {
 		switch op {
 		case SvcServerCommand:
-			seq, text := ReadServerCommand(r)
-			if r.Err() != nil {
-				return r.Err()
-			}
-			if obs != nil {
-				obs.Observe(Event{Part: PartServerCommand, End: r.BitPos(), Seq: seq, Text: text})
-			}
-			return h.ServerCommand(seq, text)
+			return readCommand(r, obs, PartServerCommand, ReadServerCommand, h.ServerCommand)
 		case SvcGamestate:
 			gs := h.GamestateBuffer()
 			readGamestate(r, gs, obs)
@@ -280,14 +273,7 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 	return readOps(r, ClcEOF, ClcNop, obs, func(op uint8) error {
 		switch op {
 		case ClcClientCommand:
-			seq, text := ReadClientCommand(r)
-			if r.Err() != nil {
-				return r.Err()
-			}
-			if obs != nil {
-				obs.Observe(Event{Part: PartClientCommand, End: r.BitPos(), Seq: seq, Text: text})
-			}
-			return h.ClientCommand(seq, text)
+			return readCommand(r, obs, PartClientCommand, ReadClientCommand, h.ClientCommand)
 		case ClcMove, ClcMoveNoDelta:
 			key, cmds, err := h.MoveKey()
 			if err != nil {
@@ -298,6 +284,20 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 		}
 		return fmt.Errorf("%w %d in a client message", ErrBadOp, op)
 	})
+}
+
+// readCommand reads a reliable command of either direction with read
+// (ReadServerCommand, ReadClientCommand), shows it to obs as part, and
+// hands it to handle.
+func readCommand(r *msg.Reader, obs Observer, part Part, read func(*msg.Reader) (int32, string), handle func(int32, string) error) error {
+	seq, text := read(r)
+	if r.Err() != nil {
+		return r.Err()
+	}
+	if obs != nil {
+		obs.Observe(Event{Part: part, End: r.BitPos(), Seq: seq, Text: text})
+	}
+	return handle(seq, text)
 }
 
 // readOps reads the operations of a message body up to its eof op, for
