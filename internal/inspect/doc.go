@@ -33,6 +33,12 @@
 // gamestate it missed (its SnapServerCount flag changed) is read but not
 // valid, as one from a lost delta base.
 //
+// It parses nothing itself: both directions are read by
+// proto.ParseServerMessage and proto.ParseClientMessage, the client
+// engine's readers, with the inspector as their handler (deciding, from
+// what it kept, as the receiving end would) and their observer (the bits
+// of every part read become Ops and Fields).
+//
 // Deltas are read by the bg field tables' own readers, once: their
 // field trace (msg.Reader.SetFieldTrace) reports each changed field and
 // its value, and where the reader stands after it gives its bits. The
