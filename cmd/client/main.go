@@ -48,6 +48,7 @@ import (
 	"tremor/cmd/client/internal/session"
 	"tremor/internal/client"
 	"tremor/internal/console"
+	"tremor/internal/server"
 	"tremor/internal/ui/keys"
 	"tremor/internal/ui/menu"
 	"tremor/internal/ui/sound"
@@ -78,6 +79,7 @@ func run(args []string, stderr io.Writer) int {
 	t.SetOutput(io.MultiWriter(stderr, sb))
 	t.SetFS(os.DirFS("."))
 	t.Register(session.Cvars...)
+	server.DeclareCvars(t) // the embedded server binds them at map
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
 	// says where the saved settings are, so it goes first.
@@ -232,11 +234,6 @@ func (g *game) addCommands() {
 	})
 	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*oob.Args) {
 		g.sess.Disconnect()
-	})
-	t.AddCommand("addbot", "add bots to the local server: addbot [COUNT | NAME [SKILL]]", func(a *oob.Args) {
-		if err := g.sess.AddBots(a.ArgsFrom(1)); err != nil {
-			t.Printf("%v\n", err)
-		}
 	})
 	t.AddCommand("say", "chat to everyone: say TEXT", func(a *oob.Args) {
 		if c := g.sess.Client(); c != nil {

@@ -12,8 +12,9 @@
 // directory: +set sv_configdir /etc/tremor +exec server). Without a
 // map or exec command it loads arena1. The console reads
 // commands from standard input (map, map_restart, status, serverinfo,
-// kick, addbot, say, set, cvarlist, exec, quit, help...). Every log line
-// is timestamped. SIGINT or SIGTERM sends every client "disconnect" and
+// kick, addbot, say, set, cvarlist, exec, quit, help...); they run in the
+// one console table the server's cvars and commands live in, which rcon
+// uses too. Every log line is timestamped. SIGINT or SIGTERM sends every client "disconnect" and
 // exits with status 0.
 package main
 
@@ -37,20 +38,6 @@ import (
 	"tremor/net/oob"
 )
 
-// serverCommands are the console commands the server runs; the console
-// forwards them as typed.
-var serverCommands = [][2]string{
-	{"map", "load a map: map NAME"},
-	{"map_restart", "restart the match on the same map"},
-	{"status", "list the clients"},
-	{"serverinfo", "print the serverinfo string"},
-	{"systeminfo", "print the systeminfo string"},
-	{"kick", "drop a client: kick NAME|NUM|allbots|all"},
-	{"clientkick", "drop a client by number"},
-	{"addbot", "add bots: addbot [COUNT | NAME [SKILL]]"},
-	{"say", "chat to every client as the server"},
-}
-
 // netCvars choose the socket; they are read once, at start-up.
 var netCvars = []console.Decl{
 	{Name: "net_ip", Default: "", Flags: console.Init, Help: "address the server listens on (empty: every address)"},
@@ -64,23 +51,24 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	logw := &stampWriter{w: stdout}
+	// One console table: the server binds its cvars and adds its commands
+	// to it, and runs it on its goroutine. The command line, standard
+	// input and rcon all go through it.
 	t := console.NewTable()
 	t.SetOutput(logw)
-	t.SetFS(os.DirFS("."))
 	t.Register(netCvars...)
-	t.Register(server.CvarDecls()...)
+	server.DeclareCvars(t)
 
 	early, rest := console.SplitCommandLine(args)
 	t.ExecuteCommandLine(early)
 
-	cfg := server.ConfigFromCvars(t, logw)
 	addr := net.JoinHostPort(t.Get("net_ip").Value(), strconv.Itoa(t.Get("net_port").Int()))
 	conn, err := netchan.ListenUDP(addr)
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1
 	}
-	srv, err := server.New(conn, cfg, logw)
+	srv, err := server.New(conn, server.DefaultConfig(), logw, server.WithConsole(t))
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1
@@ -91,50 +79,20 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	// The console table and the server keep the same cvar values: a set
-	// on the console goes to the server, a change on the server (rcon)
-	// comes back.
-	for _, ci := range server.Cvars() {
-		t.Get(ci.Name).OnChange(func(c *console.Cvar) {
-			srv.Exec("set " + c.Name() + " " + oob.Quote(c.Value()))
-		})
-	}
-	srv.OnCvar = func(name, value string) { _ = t.ForceSet(name, value) }
-	for _, c := range serverCommands {
-		t.AddCommand(c[0], c[1], func(a *oob.Args) { srv.Exec(a.Raw()) })
-	}
-	// quit goes through the server's queue, so the commands queued before
-	// it (from the command line or the console) run first.
-	t.AddCommand("quit", "disconnect every client and stop the server", func(*oob.Args) {
-		go srv.Do(ctx, stop)
-	})
-
 	if !startsMatch(rest) {
-		t.Append("map arena1")
+		srv.Exec("map arena1")
 	}
 	for _, line := range rest {
-		t.Append(line)
+		srv.Exec(line)
 	}
+	go readConsole(stdin, srv)
 
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	go readConsole(stdin, t)
-
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				fmt.Fprintf(logw, "%v\n", err)
-				return 1
-			}
-			fmt.Fprintln(logw, "server stopped")
-			return 0
-		case <-tick.C:
-			t.Execute()
-		}
+	if err := srv.Run(ctx); err != nil {
+		fmt.Fprintf(logw, "%v\n", err)
+		return 1
 	}
+	fmt.Fprintln(logw, "server stopped")
+	return 0
 }
 
 // startsMatch reports whether the command line loads a map (or runs a
@@ -149,12 +107,13 @@ func startsMatch(lines []string) bool {
 	return false
 }
 
-// readConsole queues every line of standard input on the console.
-func readConsole(r io.Reader, t *console.Table) {
+// readConsole queues every line of standard input on the console, which
+// the server goroutine runs.
+func readConsole(r io.Reader, srv *server.Server) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		if line := strings.TrimSpace(sc.Text()); line != "" {
-			t.Append(line)
+			srv.Exec(line)
 		}
 	}
 }

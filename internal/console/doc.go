@@ -37,6 +37,31 @@
 // Setting an undeclared name creates a user cvar, as in Quake III, so that
 // scripts can keep their own variables for vstr.
 //
+// # Cvars bound to variables
+//
+// A package whose settings are a Go struct binds its cvars to the fields,
+// as package flag's IntVar binds a flag: [Table.Bind] returns a [Vars]
+// group with an apply function, and [Vars.IntVar], [Vars.Int32Var],
+// [Vars.BoolVar] and [Vars.StringVar] declare a cvar and tie it to a
+// field. Every change, through any path, is stored in the field at once
+// on the goroutine that made it, then apply runs:
+//
+//	v := t.Bind(s.applyCvar)
+//	v.IntVar(&cfg.FPS, "sv_fps", 20, 1, 250, console.Remote, "server frames per second")
+//
+// [Vars.Unbind] releases them (they stay declared with their values) so
+// that another struct can bind them later: the server engine binds its
+// Config in the table of the program it runs in, so there is one console
+// per process.
+//
+// # Remote text
+//
+// [Table.ExecuteRemote] runs text that came from the network (the
+// server's rcon) to its end in a command buffer of its own, printing to a
+// writer of the caller's. It may run only commands added with
+// [Table.AddRemoteCommand] and the built-ins, and set only cvars flagged
+// [Remote] and user cvars.
+//
 // # Commands and the command buffer
 //
 // [Table.AddCommand] adds a command; its handler receives the tokenized
@@ -78,7 +103,8 @@
 // Cvar reads are safe from any goroutine. Table methods that look up, set,
 // register or queue text (Get, Set, Register, Append, Insert, Printf, ...)
 // are safe from any goroutine too. The command handlers run on the
-// goroutine that calls [Table.Execute], [Table.ExecuteString] or
-// [Table.ExecuteCommandLine]; call those from one goroutine, the owner's
-// main loop. OnChange callbacks run on the goroutine that set the value.
+// goroutine that calls [Table.Execute], [Table.ExecuteString],
+// [Table.ExecuteRemote] or [Table.ExecuteCommandLine]; call those from one
+// goroutine, the owner's main loop. OnChange callbacks, and the stores and
+// apply functions of bound cvars, run on the goroutine that set the value.
 package console

@@ -1,11 +1,16 @@
 package server
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"tremor/bg"
 	"tremor/game"
@@ -13,9 +18,10 @@ import (
 )
 
 // Config holds the server's settings. Each field is a cvar of the server
-// console, named in its comment; Cvars lists them with their defaults,
-// ranges and help. Settings take effect at once unless a field says it is
-// latched.
+// console, named in its comment, and bound to it (bindCvars lists them
+// with their defaults, ranges, flags and help): a running server's fields
+// change when the cvars do, through any path. Settings take effect at
+// once unless a field says it is latched.
 type Config struct {
 	Hostname string // sv_hostname: the name server browsers show
 	// MaxClients is sv_maxclients, the number of client slots (bots
@@ -66,240 +72,169 @@ type Config struct {
 }
 
 // DefaultConfig returns the settings a server starts with: the cvar
-// defaults listed by Cvars.
+// defaults.
 func DefaultConfig() Config {
 	c := Config{Game: game.DefaultConfig()}
-	for i := range cvarTable {
-		if err := cvarTable[i].set(&c, cvarTable[i].Default); err != nil {
-			panic("server: bad default for " + cvarTable[i].Name)
-		}
-	}
+	t := console.NewTable()
+	t.SetOutput(io.Discard)
+	bindCvars(t.Bind(nil), &c)
 	return c
 }
 
-// CvarInfo describes one server cvar, for a console to register and for
-// help text.
-type CvarInfo struct {
-	Name    string
-	Default string
-	// Integer cvars are clamped to [Min, Max]; Bool cvars take 0 or 1;
-	// string cvars have Min == Max == 0 and Bool false.
-	Integer, Bool bool
-	Min, Max      int
-	Latched       bool // takes effect at the next map (or map_restart)
-	ServerInfo    bool // part of the serverinfo string
-	Help          string
+// bindCvars binds every server cvar to its field of c: the one list of the
+// server's cvars. All but sv_configdir may be set through rcon (Remote).
+// The archived ones are those Quake III archived: the window client saves
+// them with its settings.
+func bindCvars(v *console.Vars, c *Config) {
+	const (
+		r  = console.Remote
+		si = console.ServerInfo
+		a  = console.Archive
+		l  = console.Latch
+	)
+	g := &c.Game
+	v.StringVar(&c.Hostname, "sv_hostname", "Tremor", si|a|r, "server name shown by browsers")
+	v.IntVar(&c.MaxClients, "sv_maxclients", 16, 1, bg.MaxClients, si|l|a|r, "client slots, bots included")
+	v.IntVar(&c.FPS, "sv_fps", 20, 1, 250, r, "server frames per second")
+	v.IntVar(&c.Timeout, "sv_timeout", 40, 1, 3600, r, "seconds of silence before a client is dropped")
+	v.IntVar(&c.ZombieTime, "sv_zombietime", 2, 1, 60, r, "seconds a dropped client's slot ignores its late packets")
+	v.IntVar(&c.MinRate, "sv_minRate", 0, 0, 1000000, a|r, "least client rate in bytes/s (0 = 1000)")
+	v.IntVar(&c.MaxRate, "sv_maxRate", 0, 0, 1000000, a|r, "most client rate in bytes/s (0 = 90000)")
+	v.IntVar(&c.PadPackets, "sv_padPackets", 0, 0, 1000, r, "nop bytes added to every snapshot message")
+	v.BoolVar(&c.Scramble, "sv_scramble", true, l|r, "XOR-scramble message bodies (announced in systeminfo)")
+	v.BoolVar(&c.ShowLoss, "sv_showloss", false, r, "log packets lost from each client")
+	v.IntVar(&c.FloodProtect, "sv_floodProtect", 10, 0, 1000, a|r, "client commands per second before they are ignored (0 = off)")
+	v.IntVar(&c.ClientsPerIP, "sv_clientsPerIP", 4, 0, bg.MaxClients, r, "connections one address (IPv6: one /64) may hold; loopback exempt (0 = no limit)")
+	v.StringVar(&c.ConfigDir, "sv_configdir", ".", 0, "directory exec reads NAME.cfg from (not settable through rcon)")
+	v.StringVar(&c.RconPassword, "rconPassword", "", r, "password for rcon (empty = rcon refused)")
+	v.IntVar(&c.PacketDelay, "sv_packetdelay", 0, 0, 10000, r, "milliseconds added to every packet the server sends")
+	v.IntVar(&c.PacketJitter, "sv_packetjitter", 0, 0, 10000, r, "± milliseconds of random extra delay on sent packets")
+	v.IntVar(&c.PacketLoss, "sv_packetloss", 0, 0, 100, r, "percent of sent packets lost")
+	v.IntVar(&c.PacketDup, "sv_packetdup", 0, 0, 100, r, "percent of sent packets duplicated")
+	v.IntVar(&c.PacketReorder, "sv_packetreorder", 0, 0, 100, r, "percent of sent packets held back up to 100 ms")
+	v.IntVar(&c.PacketBurst, "sv_packetburst", 0, 0, 100, r, "percent of sent packets that start a 250 ms burst of loss")
+	v.StringVar(&c.MapDir, "sv_mapdir", "", r, "directory searched for NAME.map before the embedded arenas")
+	v.Int32Var(&g.GameType, "g_gametype", 0, 0, 3, si|l|r, "0 free for all, 3 team deathmatch")
+	v.IntVar(&g.FragLimit, "fraglimit", 20, 0, 10000, si|a|r, "frags that end the match (0 = none)")
+	v.IntVar(&g.TimeLimit, "timelimit", 10, 0, 10000, si|a|r, "minutes that end the match (0 = none)")
+	v.Int32Var(&g.Knockback, "g_knockback", 1000, 0, 100000, r, "how hard damage pushes")
+	v.BoolVar(&g.FriendlyFire, "g_friendlyFire", false, a|r, "teammates hurt each other")
+	v.IntVar(&g.ForceRespawn, "g_forcerespawn", 3, 0, 3600, r, "seconds before a dead player respawns anyway (0 = never)")
+	v.Int32Var(&g.SpawnProtect, "g_spawnProtect", 1000, 0, 60000, r, "milliseconds a new life takes no damage")
+	v.IntVar(&g.BotMinPlayers, "bot_minplayers", 0, 0, bg.MaxClients, r, "bots fill the game up to this many players")
+	v.IntVar(&g.BotSkill, "g_spSkill", 3, 1, 5, a|r, "skill of the bots bot_minplayers adds")
 }
 
-type cvarDef struct {
-	CvarInfo
-	ref func(c *Config) any // *int, *int32, *bool or *string
+// DeclareCvars declares the server's cvars in t, unbound: a program that
+// starts its server later (the window client, at map) declares them at
+// start, so that +set, its saved settings and its menus find them; the
+// server binds them when it starts (WithHostConsole) and releases them
+// when it is closed.
+func DeclareCvars(t *console.Table) {
+	var c Config
+	v := t.Bind(nil)
+	bindCvars(v, &c)
+	v.Unbind()
 }
 
-func intCvar(name, def string, lo, hi int, help string, ref func(c *Config) any) cvarDef {
-	return cvarDef{CvarInfo{Name: name, Default: def, Integer: true, Min: lo, Max: hi, Help: help}, ref}
-}
-
-func boolCvar(name, def, help string, ref func(c *Config) any) cvarDef {
-	return cvarDef{CvarInfo{Name: name, Default: def, Bool: true, Max: 1, Help: help}, ref}
-}
-
-func strCvar(name, def, help string, ref func(c *Config) any) cvarDef {
-	return cvarDef{CvarInfo{Name: name, Default: def, Help: help}, ref}
-}
-
-func latched(d cvarDef) cvarDef    { d.Latched = true; return d }
-func serverInfo(d cvarDef) cvarDef { d.ServerInfo = true; return d }
-
-// cvarTable is every cvar the server owns, in one declarative list.
-var cvarTable = []cvarDef{
-	serverInfo(strCvar("sv_hostname", "Tremor", "server name shown by browsers",
-		func(c *Config) any { return &c.Hostname })),
-	serverInfo(latched(intCvar("sv_maxclients", "16", 1, bg.MaxClients, "client slots, bots included",
-		func(c *Config) any { return &c.MaxClients }))),
-	intCvar("sv_fps", "20", 1, 250, "server frames per second",
-		func(c *Config) any { return &c.FPS }),
-	intCvar("sv_timeout", "40", 1, 3600, "seconds of silence before a client is dropped",
-		func(c *Config) any { return &c.Timeout }),
-	intCvar("sv_zombietime", "2", 1, 60, "seconds a dropped client's slot ignores its late packets",
-		func(c *Config) any { return &c.ZombieTime }),
-	intCvar("sv_minRate", "0", 0, 1000000, "least client rate in bytes/s (0 = 1000)",
-		func(c *Config) any { return &c.MinRate }),
-	intCvar("sv_maxRate", "0", 0, 1000000, "most client rate in bytes/s (0 = 90000)",
-		func(c *Config) any { return &c.MaxRate }),
-	intCvar("sv_padPackets", "0", 0, 1000, "nop bytes added to every snapshot message",
-		func(c *Config) any { return &c.PadPackets }),
-	latched(boolCvar("sv_scramble", "1", "XOR-scramble message bodies (announced in systeminfo)",
-		func(c *Config) any { return &c.Scramble })),
-	boolCvar("sv_showloss", "0", "log packets lost from each client",
-		func(c *Config) any { return &c.ShowLoss }),
-	intCvar("sv_floodProtect", "10", 0, 1000, "client commands per second before they are ignored (0 = off)",
-		func(c *Config) any { return &c.FloodProtect }),
-	intCvar("sv_clientsPerIP", "4", 0, bg.MaxClients, "connections one address (IPv6: one /64) may hold; loopback exempt (0 = no limit)",
-		func(c *Config) any { return &c.ClientsPerIP }),
-	strCvar("sv_configdir", ".", "directory exec reads NAME.cfg from (not settable through rcon)",
-		func(c *Config) any { return &c.ConfigDir }),
-	strCvar("rconPassword", "", "password for rcon (empty = rcon refused)",
-		func(c *Config) any { return &c.RconPassword }),
-	intCvar("sv_packetdelay", "0", 0, 10000, "milliseconds added to every packet the server sends",
-		func(c *Config) any { return &c.PacketDelay }),
-	intCvar("sv_packetjitter", "0", 0, 10000, "± milliseconds of random extra delay on sent packets",
-		func(c *Config) any { return &c.PacketJitter }),
-	intCvar("sv_packetloss", "0", 0, 100, "percent of sent packets lost",
-		func(c *Config) any { return &c.PacketLoss }),
-	intCvar("sv_packetdup", "0", 0, 100, "percent of sent packets duplicated",
-		func(c *Config) any { return &c.PacketDup }),
-	intCvar("sv_packetreorder", "0", 0, 100, "percent of sent packets held back up to 100 ms",
-		func(c *Config) any { return &c.PacketReorder }),
-	intCvar("sv_packetburst", "0", 0, 100, "percent of sent packets that start a 250 ms burst of loss",
-		func(c *Config) any { return &c.PacketBurst }),
-	strCvar("sv_mapdir", "", "directory searched for NAME.map before the embedded arenas",
-		func(c *Config) any { return &c.MapDir }),
-	serverInfo(latched(intCvar("g_gametype", "0", 0, 3, "0 free for all, 3 team deathmatch",
-		func(c *Config) any { return &c.Game.GameType }))),
-	serverInfo(intCvar("fraglimit", "20", 0, 10000, "frags that end the match (0 = none)",
-		func(c *Config) any { return &c.Game.FragLimit })),
-	serverInfo(intCvar("timelimit", "10", 0, 10000, "minutes that end the match (0 = none)",
-		func(c *Config) any { return &c.Game.TimeLimit })),
-	intCvar("g_knockback", "1000", 0, 100000, "how hard damage pushes",
-		func(c *Config) any { return &c.Game.Knockback }),
-	boolCvar("g_friendlyFire", "0", "teammates hurt each other",
-		func(c *Config) any { return &c.Game.FriendlyFire }),
-	intCvar("g_forcerespawn", "3", 0, 3600, "seconds before a dead player respawns anyway (0 = never)",
-		func(c *Config) any { return &c.Game.ForceRespawn }),
-	intCvar("g_spawnProtect", "1000", 0, 60000, "milliseconds a new life takes no damage",
-		func(c *Config) any { return &c.Game.SpawnProtect }),
-	intCvar("bot_minplayers", "0", 0, bg.MaxClients, "bots fill the game up to this many players",
-		func(c *Config) any { return &c.Game.BotMinPlayers }),
-	intCvar("g_spSkill", "3", 1, 5, "skill of the bots bot_minplayers adds",
-		func(c *Config) any { return &c.Game.BotSkill }),
-}
-
-// Cvars returns the description of every server cvar.
-func Cvars() []CvarInfo {
-	out := make([]CvarInfo, len(cvarTable))
-	for i := range cvarTable {
-		out[i] = cvarTable[i].CvarInfo
+// CvarNames returns the names of the server's cvars, in the order of
+// docs/server.md's table.
+func CvarNames() []string {
+	t := console.NewTable()
+	t.SetOutput(io.Discard)
+	var c Config
+	v := t.Bind(nil)
+	bindCvars(v, &c)
+	var names []string
+	for _, cv := range v.Cvars() {
+		names = append(names, cv.Name())
 	}
-	return out
+	return names
 }
 
-// CvarDecls declares the server's cvars for a console table: the
-// dedicated server's, and the client's for its embedded server. Latching
-// is the server's business (it announces it), so no cvar is Latch here.
-func CvarDecls() []console.Decl {
-	var decls []console.Decl
-	for _, ci := range Cvars() {
-		d := console.Decl{Name: ci.Name, Default: ci.Default, Help: ci.Help}
-		if ci.Integer || ci.Bool {
-			d.Flags |= console.Integral
-			d.Min, d.Max = float64(ci.Min), float64(ci.Max)
-			if d.Min == 0 && d.Max == 0 {
-				d.Max = math.Inf(1)
-			}
-		}
-		if ci.ServerInfo {
-			d.Flags |= console.ServerInfo
-		}
-		decls = append(decls, d)
-	}
-	return decls
-}
+// MaxExecFile is the largest file exec reads, in bytes.
+const MaxExecFile = 64 << 10
 
-// ConfigFromCvars returns the default config with every server cvar
-// registered in t (CvarDecls) applied; a value the server refuses is
-// reported to logw and left at its default.
-func ConfigFromCvars(t *console.Table, logw io.Writer) Config {
-	cfg := DefaultConfig()
-	for _, ci := range Cvars() {
-		c := t.Get(ci.Name)
-		if c == nil {
-			continue
-		}
-		if err := cfg.SetCvar(ci.Name, c.Value()); err != nil {
-			fmt.Fprintln(logw, err)
-		}
-	}
-	return cfg
-}
+// configFS is the file system the console's exec reads: NAME.cfg files
+// inside the directory sv_configdir names at the time (see
+// readConfigFile).
+type configFS struct{ dir *console.Cvar }
 
-func findCvar(name string) *cvarDef {
-	for i := range cvarTable {
-		if strings.EqualFold(cvarTable[i].Name, name) {
-			return &cvarTable[i]
-		}
-	}
-	return nil
-}
-
-// set parses value into c, clamping integers to the declared range.
-func (d *cvarDef) set(c *Config, value string) error {
-	switch p := d.ref(c).(type) {
-	case *string:
-		if strings.ContainsAny(value, "\\;\"\n\r") {
-			return fmt.Errorf("server: %s may not contain \\ ; \" or newlines", d.Name)
-		}
-		*p = value
-		return nil
-	case *bool:
-		n, err := strconv.Atoi(strings.TrimSpace(value))
-		if err != nil {
-			return fmt.Errorf("server: %s takes 0 or 1, not %q", d.Name, value)
-		}
-		*p = n != 0
-		return nil
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+// Open implements fs.FS.
+func (f configFS) Open(name string) (fs.File, error) {
+	data, err := readConfigFile(f.dir.Value(), name)
 	if err != nil {
-		return fmt.Errorf("server: %s takes a number, not %q", d.Name, value)
+		return nil, err
 	}
-	n := int(max(min(f, float64(d.Max)), float64(d.Min)))
-	switch p := d.ref(c).(type) {
-	case *int:
-		*p = n
-	case *int32:
-		*p = int32(n)
-	}
-	return nil
+	return &memFile{name: path.Base(name), r: bytes.NewReader(data)}, nil
 }
 
-// get returns the value in c as text.
-func (d *cvarDef) get(c *Config) string {
-	switch p := d.ref(c).(type) {
-	case *string:
-		return *p
-	case *bool:
-		if *p {
-			return "1"
-		}
-		return "0"
-	case *int:
-		return strconv.Itoa(*p)
-	case *int32:
-		return strconv.Itoa(int(*p))
-	}
-	return ""
+// memFile is a config file read whole.
+type memFile struct {
+	name string
+	r    *bytes.Reader
 }
 
-// SetCvar sets a server cvar in cfg from text, clamping numbers to their
-// range. It does not apply the change to a running server; use
-// Server.Exec("set NAME VALUE") for that.
-func (cfg *Config) SetCvar(name, value string) error {
-	d := findCvar(name)
-	if d == nil {
-		return fmt.Errorf("server: no cvar %q", name)
-	}
-	return d.set(cfg, value)
-}
+func (f *memFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *memFile) Close() error               { return nil }
+func (f *memFile) Stat() (fs.FileInfo, error) { return f, nil }
 
-// normalized returns cfg with every value in its range (for a Config built
-// by hand rather than through SetCvar).
-func (cfg Config) normalized() Config {
-	for i := range cvarTable {
-		d := &cvarTable[i]
-		if d.Integer {
-			_ = d.set(&cfg, d.get(&cfg))
-		}
+// memFile is its own fs.FileInfo.
+func (f *memFile) Name() string       { return f.name }
+func (f *memFile) Size() int64        { return f.r.Size() }
+func (f *memFile) Mode() fs.FileMode  { return 0o444 }
+func (f *memFile) ModTime() time.Time { return time.Time{} }
+func (f *memFile) IsDir() bool        { return false }
+func (f *memFile) Sys() any           { return nil }
+
+// readConfigFile reads config file name from dir: ".cfg" is added when
+// it has no extension, and only a regular file named *.cfg of at most
+// MaxExecFile bytes, inside that directory (no absolute path, no "..", no
+// symbolic link leading out), is read. So rcon exec cannot read the
+// host's other files, nor hang on a FIFO or a device.
+func readConfigFile(dir, name string) ([]byte, error) {
+	if path.Ext(name) == "" {
+		name += ".cfg"
 	}
-	return cfg
+	if !strings.EqualFold(path.Ext(name), ".cfg") {
+		return nil, errors.New("only .cfg files can be executed")
+	}
+	if filepath.IsAbs(name) || strings.ContainsRune(name, '\\') || !filepath.IsLocal(name) {
+		return nil, errors.New("not a file name inside sv_configdir")
+	}
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	info, err := root.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if info.Size() > MaxExecFile {
+		return nil, fmt.Errorf("larger than %d bytes", MaxExecFile)
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have been replaced since Stat: check what was opened.
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() || !os.SameFile(info, opened) {
+		return nil, errors.New("file changed while opening it")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxExecFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxExecFile {
+		return nil, fmt.Errorf("larger than %d bytes", MaxExecFile)
+	}
+	return data, nil
 }

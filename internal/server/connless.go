@@ -514,13 +514,7 @@ func (s *Server) remoteCommand(from netip.AddrPort, line string, requestLen int)
 	}
 	s.svs.rcon.succeed(src)
 	s.logf("Rcon from %s: %s", from, command)
-	var out strings.Builder
-	s.redirect = &out
-	s.remote = true
-	s.execText(command, 0)
-	s.remote = false
-	s.redirect = nil
-	text := out.String()
+	text := s.execRemote(command)
 	if text == "" {
 		text = "\n"
 	}

@@ -6,6 +6,7 @@ import (
 
 	"tremor/bg"
 	"tremor/game"
+	"tremor/internal/console"
 	"tremor/internal/proto"
 	"tremor/maps/arenas"
 	"tremor/net/msg"
@@ -22,6 +23,7 @@ const SnapshotEntitiesPerClient = 64
 // spawnServer loads map name and starts a match on it (SV_SpawnServer).
 // Clients stay connected: each is sent the new gamestate.
 func (s *Server) spawnServer(name string) error {
+	s.t.ApplyLatched()
 	m, err := arenas.LoadFrom(s.cfg.MapDir, name)
 	if err != nil {
 		return fmt.Errorf("server: map %s: %w", name, err)
@@ -48,6 +50,7 @@ func (s *Server) spawnServer(name string) error {
 // server id, the game initialised again with restart set, and every
 // client sent the new gamestate.
 func (s *Server) mapRestart() {
+	s.t.ApplyLatched()
 	s.sv.game.Shutdown()
 	s.startMatch(true)
 	s.logf("map_restart (server id %d)", s.sv.serverID)
@@ -114,27 +117,13 @@ func (s *Server) createBaselines() {
 // serverInfo builds the serverinfo string: the ServerInfo cvars, the map
 // name and the protocol.
 func (s *Server) serverInfo() string {
-	info := ""
+	// The ServerInfo cvars (latched ones keep the level's value until
+	// the next map), then what the engine adds.
+	info := s.t.InfoString(console.ServerInfo)
 	set := func(k, v string) {
 		if n, err := oob.SetValueForKey(info, k, v); err == nil {
 			info = n
 		}
-	}
-	for i := range cvarTable {
-		d := &cvarTable[i]
-		if !d.ServerInfo {
-			continue
-		}
-		v := d.get(&s.cfg)
-		if d.Latched && s.sv != nil {
-			switch d.Name {
-			case "sv_maxclients":
-				v = strconv.Itoa(s.sv.maxClients)
-			case "g_gametype":
-				v = strconv.Itoa(int(s.sv.game.GameType()))
-			}
-		}
-		set(d.Name, v)
 	}
 	set("sv_fps", strconv.Itoa(s.cfg.FPS))
 	set("protocol", strconv.Itoa(proto.Version))

@@ -21,6 +21,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/game"
+	"tremor/internal/console"
 	"tremor/internal/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -59,19 +60,18 @@ type Server struct {
 	// OnDrop, if set, is called when a client is dropped, with the
 	// reason it was given. It runs on the server goroutine.
 	OnDrop func(client int, reason string)
-	// OnCvar, if set, is called when a server cvar changes, whoever
-	// changed it (a console set, rcon), with its new value as text, so
-	// that a console table can mirror it. It runs on the server
-	// goroutine.
-	OnCvar func(name, value string)
-
 	conn   netchan.Conn // reads, and writes when no simulation is on
 	sim    *netsim.Conn // the simulated network, once a sv_packet* cvar is set
 	out    sendConn     // what every channel writes to
 	local  netip.AddrPort
 	logw   io.Writer
-	cfg    Config
+	cfg    Config // the cvars' fields, bound in t
 	engine engine
+
+	t          *console.Table // the console: cvars, commands, buffer
+	vars       *console.Vars  // the server's cvars, bound to cfg
+	added      []string       // commands the server added to t
+	runsBuffer bool           // Frame runs t's command buffer
 
 	queueMu sync.Mutex
 	queue   []queued
@@ -82,7 +82,6 @@ type Server struct {
 
 	quit     bool
 	redirect *strings.Builder // rcon output, when set
-	remote   bool             // the command running came through rcon
 
 	// Scratch reused by every message, so steady frames allocate nothing.
 	w       msg.Writer
@@ -94,10 +93,8 @@ type Server struct {
 	args    oob.Args
 }
 
-// queued is a console command or a function waiting for the server
-// goroutine.
+// queued is a function waiting for the server goroutine.
 type queued struct {
-	text string
 	fn   func()
 	done chan struct{}
 }
@@ -189,19 +186,54 @@ func (c sendConn) LocalAddr() netip.AddrPort                      { return c.s.l
 func (c sendConn) SetReadDeadline(t time.Time) error              { return c.s.conn.SetReadDeadline(t) }
 func (c sendConn) Close() error                                   { return nil }
 
+// Option is an optional setting of New.
+type Option func(*options)
+
+type options struct {
+	t    *console.Table
+	host bool
+}
+
+// WithConsole makes the server keep its cvars and commands in t, the
+// program's one console table, instead of a table of its own: it binds
+// its cvars there (declaring them, or adopting those DeclareCvars
+// declared, with the values they have: cfg then gives only Seed and what
+// is not a cvar), adds its commands, makes exec read sv_configdir, and
+// runs t's command buffer at every Frame. Other goroutines queue text
+// with t.Append or Exec; nothing else may execute t. The dedicated
+// server's console.
+func WithConsole(t *console.Table) Option {
+	return func(o *options) { o.t, o.host = t, false }
+}
+
+// WithHostConsole is WithConsole for a table the program executes itself
+// (t.Execute, once a frame) on the goroutine that drives the server with
+// Packet and Frame, instead of Run: the window client and its embedded
+// server, one goroutine as in Quake III's Com_Frame. Commands the table
+// has already stay the program's.
+func WithHostConsole(t *console.Table) Option {
+	return func(o *options) { o.t, o.host = t, true }
+}
+
 // New returns a server that talks through conn, which it owns from now on
-// (Close closes it), logging to log (nil discards). It loads no map: run
-// "map NAME" with Exec, or call Map, before clients can connect. conn
-// may be a *netsim.Conn; otherwise the server wraps it in one when a
+// (Close closes it), logging to log (nil discards). Its cvars hold cfg's
+// values (clamped into their ranges) in a console table of its own,
+// unless an option gives it the program's (WithConsole). It loads no
+// map: run "map NAME" with Exec, or call Map, before clients can connect.
+// conn may be a *netsim.Conn; otherwise the server wraps it in one when a
 // sv_packet* cvar is first set.
-func New(conn netchan.Conn, cfg Config, log io.Writer) (*Server, error) {
+func New(conn netchan.Conn, cfg Config, log io.Writer, opts ...Option) (*Server, error) {
 	if conn == nil {
 		return nil, errors.New("server: nil conn")
 	}
 	if log == nil {
 		log = io.Discard
 	}
-	s := &Server{conn: conn, local: conn.LocalAddr(), logw: log, cfg: cfg.normalized(), wake: make(chan struct{}, 1)}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s := &Server{conn: conn, local: conn.LocalAddr(), logw: log, cfg: cfg, wake: make(chan struct{}, 1)}
 	if sim, ok := conn.(*netsim.Conn); ok {
 		s.sim = sim
 	}
@@ -232,27 +264,59 @@ func New(conn netchan.Conn, cfg Config, log io.Writer) (*Server, error) {
 		s.svs.clients[i].resetConnection()
 	}
 	s.ents = make([]bg.EntityState, 0, proto.MaxSnapshotEntities)
+	s.bindConsole(o)
 	s.applyNetsim()
 	return s, nil
 }
 
+// bindConsole binds the server's cvars and adds its commands to the table
+// o names, or to a table of its own holding cfg's values.
+func (s *Server) bindConsole(o options) {
+	if o.t == nil {
+		s.t = console.NewTable()
+		s.t.SetOutput(logWriter{s})
+		s.vars = s.t.BindFields(s.applyCvar)
+		s.runsBuffer = true
+	} else {
+		s.t = o.t
+		s.vars = s.t.Bind(s.applyCvar)
+		s.runsBuffer = !o.host
+	}
+	bindCvars(s.vars, &s.cfg)
+	s.t.SetFS(configFS{dir: s.t.Get("sv_configdir")})
+	s.addCommands()
+}
+
+// Console returns the server's console table: the program's, or its own.
+// Execute it, and set cvars, only on the server goroutine.
+func (s *Server) Console() *console.Table { return s.t }
+
 // Addr returns the address the server receives on.
 func (s *Server) Addr() netip.AddrPort { return s.local }
 
-// Close closes the server's conn (and its simulation). Call it after Run
-// has returned, or instead of Run.
+// Close closes the server's conn (and its simulation), and takes its
+// commands out of the console table and releases its cvars, which stay
+// there with their values. Call it after Run has returned, or instead of
+// Run.
 func (s *Server) Close() error {
+	if s.vars != nil {
+		s.removeCommands()
+		s.vars.Unbind()
+		s.vars = nil
+	}
 	if s.sim != nil {
 		return s.sim.Close()
 	}
 	return s.conn.Close()
 }
 
-// Exec queues console text (commands separated by ';' or newlines) for
-// the server goroutine, which runs it at its next Frame. Its output goes
-// to the log. Safe from any goroutine.
+// Exec queues console text (commands separated by ';' or newlines) on
+// the console table's command buffer, which the server goroutine runs at
+// its next Frame (or, with WithHostConsole, the program at its next
+// Execute). Safe from any goroutine.
 func (s *Server) Exec(text string) {
-	s.enqueue(queued{text: text})
+	s.t.Append(text)
+	s.wakeUp()
 }
 
 // Do runs fn on the server goroutine at its next Frame and waits for it
@@ -276,6 +340,11 @@ func (s *Server) enqueue(q queued) {
 		s.queue = append(s.queue, q)
 	}
 	s.queueMu.Unlock()
+	s.wakeUp()
+}
+
+// wakeUp makes Run look at its queue and the command buffer at once.
+func (s *Server) wakeUp() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -284,19 +353,19 @@ func (s *Server) enqueue(q queued) {
 	_ = s.conn.SetReadDeadline(time.Now())
 }
 
-// runQueue runs the queued commands.
+// runQueue runs the functions queued by Do, then the console's command
+// buffer if the server runs it.
 func (s *Server) runQueue() {
 	s.queueMu.Lock()
 	q := s.queue
 	s.queue = nil
 	s.queueMu.Unlock()
 	for _, c := range q {
-		if c.fn != nil {
-			c.fn()
-			close(c.done)
-			continue
-		}
-		s.execText(c.text, 0)
+		c.fn()
+		close(c.done)
+	}
+	if s.runsBuffer {
+		s.t.Execute()
 	}
 }
 

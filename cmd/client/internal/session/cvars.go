@@ -6,16 +6,14 @@ import (
 	"tremor/cgame"
 	"tremor/internal/client"
 	"tremor/internal/console"
-	"tremor/internal/server"
 )
 
 // Cvars are the window client's cvars: the client engine's and
 // prediction's (client.Cvars, shared with the headless clients), the
-// embedded server's (server.CvarDecls: fraglimit, g_gametype, sv_fps...,
-// read at map and passed on to a running local server), and the local
-// server's LAN port, the display's and the sound's. All take effect at
-// once.
-var Cvars = append(append(append(client.Cvars("Player"), client.DemoCvars()...), server.CvarDecls()...),
+// local server's LAN port, the display's and the sound's. All take effect
+// at once. The embedded server's (fraglimit, g_gametype, sv_fps...) are
+// declared by server.DeclareCvars and bound to the server while it runs.
+var Cvars = append(append(client.Cvars("Player"), client.DemoCvars()...),
 	console.Decl{Name: "net_ip", Default: "",
 		Help: "address the local server's LAN port listens on (empty: every address)"},
 	console.Decl{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,

@@ -2,10 +2,18 @@
 // engine, its cgame, the cvars that drive them and, after a map command,
 // the server engine embedded in the same process. cmd/client drives it
 // once per frame and draws what it holds; tests drive it directly.
+//
+// The embedded server shares the client's console table (one console per
+// process, as in Quake III): its cvars and commands are the table's, so a
+// change made on the client's console, by a script, by the menu or by
+// rcon on the server is one change, seen by both and saved with the
+// client's settings when the cvar is archived. The server runs on the
+// goroutine that calls Frame, which also executes the table: Frame hands
+// it the packets that arrived and runs its frames before the client's,
+// as Quake III's Com_Frame ran SV_Frame before CL_Frame.
 package session
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,9 +43,11 @@ type Session struct {
 	stderr io.Writer
 	seed   uint64
 
-	srv       *server.Server
-	srvCancel context.CancelFunc
-	srvDone   chan error
+	srv      *server.Server
+	srvConn  *pollConn
+	srvStart time.Time
+	lanAddr  netip.AddrPort // the server's UDP port, if open
+	pkt      []byte
 
 	c     *client.Client
 	pb    *client.Playback // a demo playing, instead of c
@@ -100,7 +110,13 @@ func (s *Session) Engine() *client.Client {
 
 // New returns a session whose cvars are in t (registered from Cvars),
 // logging to stderr; seed makes the qport reproducible.
+//
+// The embedded server's cvars are declared in t (server.DeclareCvars)
+// if they are not yet.
 func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
+	if t.Get("sv_hostname") == nil {
+		server.DeclareCvars(t)
+	}
 	s := &Session{t: t, stderr: stderr, seed: seed, cgcfg: cgame.DefaultConfig()}
 	updateCGameConfig(&s.cgcfg, t, stderr)
 	// Prediction's cvars reach the cgame when they change, not by reading
@@ -108,15 +124,6 @@ func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
 	for _, name := range cgameCvars {
 		if c := t.Get(name); c != nil {
 			c.OnChange(func(*console.Cvar) { updateCGameConfig(&s.cgcfg, t, stderr) })
-		}
-	}
-	for _, ci := range server.Cvars() {
-		if c := t.Get(ci.Name); c != nil {
-			c.OnChange(func(c *console.Cvar) {
-				if s.srv != nil {
-					s.srv.Exec("set " + c.Name() + " " + oob.Quote(c.Value()))
-				}
-			})
 		}
 	}
 	return s
@@ -129,11 +136,11 @@ func (s *Session) StartMap(name string) error {
 		return fmt.Errorf("session: bad map name %q", name)
 	}
 	if s.srv != nil {
-		s.srv.Exec("map " + name)
-		return nil
+		return s.srv.Map(name)
 	}
 	a, b := netchan.NewLoopback()
 	var conn netchan.Conn = a
+	var lan netip.AddrPort
 	if port := s.t.Get("net_port").Int(); port >= 0 {
 		udp, err := netchan.ListenUDP(net.JoinHostPort(s.t.Get("net_ip").Value(), strconv.Itoa(port)))
 		if err != nil {
@@ -141,13 +148,14 @@ func (s *Session) StartMap(name string) error {
 		} else {
 			m := mux.New(a, udp)
 			fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
-			conn = m
+			conn, lan = m, m.UDPAddr()
 		}
 	}
 	logw := prefixWriter{s.stderr, "server: "}
-	srv, err := server.New(conn, server.ConfigFromCvars(s.t, logw), logw)
+	pc := newPollConn(conn)
+	srv, err := server.New(pc, server.DefaultConfig(), logw, server.WithHostConsole(s.t))
 	if err != nil {
-		conn.Close()
+		pc.Close()
 		b.Close()
 		return err
 	}
@@ -156,11 +164,38 @@ func (s *Session) StartMap(name string) error {
 		b.Close()
 		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.srv, s.srvCancel, s.srvDone = srv, cancel, make(chan error, 1)
-	go func() { s.srvDone <- srv.Run(ctx) }()
+	s.srv, s.srvConn, s.srvStart, s.lanAddr = srv, pc, time.Now(), lan
+	if s.pkt == nil {
+		s.pkt = make([]byte, netchan.MaxLoopbackPacket)
+	}
 	s.open(b, srv.Addr())
 	return nil
+}
+
+// LANAddr returns the embedded server's UDP address, if it opened one.
+func (s *Session) LANAddr() (netip.AddrPort, bool) {
+	return s.lanAddr, s.srv != nil && s.lanAddr.IsValid()
+}
+
+// Server returns the embedded server, or nil. It belongs to the
+// goroutine that calls Frame.
+func (s *Session) Server() *server.Server { return s.srv }
+
+// serverFrame gives the embedded server the packets that arrived and runs
+// its frames up to now.
+func (s *Session) serverFrame() {
+	if s.srv == nil {
+		return
+	}
+	now := int32(time.Since(s.srvStart).Milliseconds())
+	for {
+		n, from, ok := s.srvConn.poll(s.pkt)
+		if !ok {
+			break
+		}
+		s.srv.Packet(now, from, s.pkt[:n])
+	}
+	s.srv.Frame(now)
 }
 
 // Connect joins the server at addr ("host[:port]") over UDP.
@@ -196,15 +231,6 @@ func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
 	s.c.Connect(addr)
 }
 
-// AddBots forwards addbot to the embedded server.
-func (s *Session) AddBots(args string) error {
-	if s.srv == nil {
-		return errors.New("session: addbot needs a local server: use +map first")
-	}
-	s.srv.Exec("addbot " + args)
-	return nil
-}
-
 // ApplyConfig gives the engine the cvars' current values.
 func (s *Session) ApplyConfig() {
 	if s.c != nil {
@@ -214,6 +240,7 @@ func (s *Session) ApplyConfig() {
 
 // Frame runs the engine and cgame for one client frame.
 func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
+	s.serverFrame()
 	if s.pb != nil {
 		s.playFrame(now)
 		return
@@ -328,13 +355,9 @@ func (s *Session) Disconnect() {
 		s.c, s.cg, s.gs = nil, nil, 0
 	}
 	if s.srv != nil {
-		s.srvCancel()
-		select {
-		case <-s.srvDone:
-		case <-time.After(3 * time.Second):
-		}
+		s.srv.Shutdown("Server shutting down")
 		s.srv.Close()
-		s.srv = nil
+		s.srv, s.srvConn, s.lanAddr = nil, nil, netip.AddrPort{}
 	}
 }
 
@@ -364,3 +387,49 @@ func (s *Session) Client() *client.Client { return s.c }
 // Names returns every client's name by client number, as of the last
 // Frame.
 func (s *Session) Names() *[bg.MaxClients]string { return &s.names }
+
+// pollConn reads its Conn on a goroutine of its own into a queue that
+// the session empties without waiting: the embedded server runs on the
+// session's goroutine, which cannot block in a read.
+type pollConn struct {
+	netchan.Conn
+	q *netchan.PacketRing
+}
+
+// pollQueueLen is how many packets wait for the next frame at most; more
+// are dropped, as a full socket buffer drops them.
+const pollQueueLen = 1024
+
+func newPollConn(c netchan.Conn) *pollConn {
+	p := &pollConn{Conn: c, q: netchan.NewPacketRing(pollQueueLen)}
+	go p.pump()
+	return p
+}
+
+func (p *pollConn) pump() {
+	buf := make([]byte, netchan.MaxLoopbackPacket)
+	for {
+		n, from, err := p.Conn.ReadFrom(buf)
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue
+		}
+		p.q.Push(buf[:n], from)
+	}
+}
+
+// poll returns the oldest packet waiting, if any.
+func (p *pollConn) poll(b []byte) (int, netip.AddrPort, bool) { return p.q.Pop(b) }
+
+// ReadFrom never waits: the session hands the server its packets.
+func (p *pollConn) ReadFrom(b []byte) (int, netip.AddrPort, error) {
+	if n, from, ok := p.q.Pop(b); ok {
+		return n, from, nil
+	}
+	return 0, netip.AddrPort{}, os.ErrDeadlineExceeded
+}
+
+// SetReadDeadline does nothing: the pump's reads never time out.
+func (p *pollConn) SetReadDeadline(time.Time) error { return nil }
