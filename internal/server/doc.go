@@ -8,8 +8,13 @@
 // # Ownership and time
 //
 // One goroutine owns a Server: Run reads packets, hands each to Packet,
-// and calls Frame; tests drive Packet and Frame by hand with their own
-// clock. Exec and Do queue work for that goroutine from any other. Time
+// and calls Frame; tests, and the window client for its embedded server,
+// drive Packet and Frame by hand with their own clock. Exec and Do queue
+// work for that goroutine from any other. The server's cvars and commands
+// live in a console table (its own, or the program's: WithConsole,
+// WithHostConsole), executed by the owning goroutine only; the cvars are
+// bound to the fields of Config, so a change through any path (console,
+// +set, rcon) is in the field at once. Time
 // is a parameter: real milliseconds given to Packet and Frame, from which
 // Frame runs server frames of 1000/sv_fps ms on its own frame clock (the
 // server time snapshots carry, Quake III's svs.time), catching up at most

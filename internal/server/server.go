@@ -48,8 +48,10 @@ const (
 // at sv_fps and sends each client its snapshots.
 //
 // A Server is owned by one goroutine: the one that calls Run, or, for
-// tests that drive it by hand, the one that calls Packet and Frame. Only
-// Exec, Do, Addr and Close may be called from other goroutines.
+// programs and tests that drive it by hand, the one that calls Packet and
+// Frame. That goroutine alone executes its console table (see
+// WithConsole). Only Exec, Do and Addr may be called from other
+// goroutines, and Close once Run has returned.
 type Server struct {
 	// OnSnapshot, if set, is called for every snapshot built for a
 	// client, with the netchan sequence the message goes out with, the
