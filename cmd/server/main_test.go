@@ -1,10 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"tremor/internal/testutil"
+	"tremor/net/netchan"
+	"tremor/net/oob"
 )
 
 // The command line sets cvars and runs commands; quit on the console
@@ -31,8 +37,8 @@ func TestRunCommandLineAndQuit(t *testing.T) {
 	}
 }
 
-// A cvar set on the console reaches the server, and one the server
-// changes comes back to the console, without looping.
+// A cvar set on the console is the server's at once: the serverinfo
+// shows it.
 func TestCvarsBothWays(t *testing.T) {
 	var out testutil.LockedBuffer
 	stdin := strings.NewReader("sv_fps 30\nwait 3\nset sv_hostname Night\nwait 3\nserverinfo\nwait 3\nquit\n")
@@ -44,6 +50,87 @@ func TestCvarsBothWays(t *testing.T) {
 	for _, want := range []string{"sv_fps               30", "sv_hostname          Night"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// rcon and standard input share one console: a cvar set through rcon is
+// what the console prints, and the other way round.
+func TestRconAndConsoleShareCvars(t *testing.T) {
+	stdin, typed := io.Pipe()
+	defer typed.Close()
+	var out testutil.LockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"+set", "net_ip", "127.0.0.1", "+set", "net_port", "0", "+set", "rconPassword", "pw"}, stdin, &out)
+	}()
+	var srv netip.AddrPort
+	for end := time.Now().Add(5 * time.Second); !srv.IsValid(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("server did not start:\n%s", out.String())
+		}
+		if _, rest, ok := strings.Cut(out.String(), "listening on "); ok {
+			srv, _ = netip.ParseAddrPort(strings.Fields(rest)[0])
+		}
+	}
+	admin, err := netchan.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	rcon := func(cmd string) string {
+		t.Helper()
+		if err := admin.WriteTo(oob.Packet("rcon pw "+cmd), srv); err != nil {
+			t.Fatal(err)
+		}
+		_ = admin.SetReadDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 1<<16)
+		n, _, err := admin.ReadFrom(buf)
+		if err != nil {
+			t.Fatalf("rcon %s: %v", cmd, err)
+		}
+		return string(buf[:n])
+	}
+	tests := []struct {
+		name, rcon, stdin, want string // want: in the rcon reply, or the log after stdin
+	}{
+		{"rcon sets, console reads", "fraglimit 7", "fraglimit", `fraglimit is "7"`},
+		{"console sets, rcon reads", "", "timelimit 15", `timelimit is "15"`},
+		{"sv_configdir stays local", "sv_configdir /", "", "cannot be set through rcon"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			switch {
+			case tt.rcon != "" && tt.stdin != "":
+				rcon(tt.rcon)
+				fmt.Fprintln(typed, tt.stdin)
+				waitFor(t, &out, tt.want)
+			case tt.stdin != "":
+				fmt.Fprintln(typed, tt.stdin)
+				time.Sleep(50 * time.Millisecond)
+				name := strings.Fields(tt.stdin)[0]
+				if reply := rcon(name); !strings.Contains(reply, tt.want) {
+					t.Errorf("rcon %s: %q lacks %q", name, reply, tt.want)
+				}
+			default:
+				if reply := rcon(tt.rcon); !strings.Contains(reply, tt.want) {
+					t.Errorf("rcon %s: %q lacks %q", tt.rcon, reply, tt.want)
+				}
+			}
+		})
+	}
+	fmt.Fprintln(typed, "quit")
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// waitFor waits until the log holds want.
+func waitFor(t *testing.T, out *testutil.LockedBuffer, want string) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("log lacks %q:\n%s", want, out.String())
 		}
 	}
 }

@@ -292,7 +292,11 @@ func (t *Table) allowed(c *Cvar, f Flags, src setSource, value string) error {
 func (c *Cvar) check(value string, f Flags) (string, string, error) {
 	if f&infoFlags != 0 || c.plain {
 		if i := badInfoByte(value); i >= 0 {
-			return "", "", fmt.Errorf("console: %s: value %q holds %q, which an info string cannot carry", c.name, value, value[i])
+			what := "an info string"
+			if f&infoFlags == 0 {
+				what = "a command line"
+			}
+			return "", "", fmt.Errorf("console: %s: value %q holds %q, which %s cannot carry", c.name, value, value[i], what)
 		}
 	}
 	if !c.ranged && f&Integral == 0 {
