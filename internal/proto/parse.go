@@ -93,27 +93,29 @@ const (
 	PartUsercmd
 )
 
-// Event is one step of a parse, for an Observer.
+// Event is one step of a parse, for an Observer. Which fields are set
+// depends on Part; the base pointers point into the receiver's state and
+// must not be kept or written.
 type Event struct {
 	Part       Part
-	Begin      bool // before a delta read (see Part)
-	Start, End int  // bit positions in the body
-	Marks      [2]int
+	Begin      bool   // before a delta read (see Part)
+	Start, End int    // bit positions in the body
+	Marks      [2]int // bit positions inside a header (see Part)
 
-	Op      uint8
-	Seq     int32
-	Text    string
-	Index   int32
-	Key     uint32
-	Removed bool
-	Added   bool
-	Err     error
+	Op      uint8  // operation code (PartOp, PartOpEnd)
+	Seq     int32  // a sequence: acknowledge, command, gamestate's command sequence
+	Text    string // a command's text, a configstring's value
+	Index   int32  // configstring index, baseline or entity number, usercmd count or place
+	Key     uint32 // usercmd key
+	Removed bool   // the entity delta removed the entity
+	Added   bool   // the entity came from its baseline
+	Err     error  // what ended the message (PartOpEnd)
 
-	Header  SnapshotHeader
-	Client  ClientHeader
-	FromPS  *bg.PlayerState
-	FromEnt *bg.EntityState
-	FromCmd *bg.UserCmd
+	Header  SnapshotHeader  // PartSnapshotHeader
+	Client  ClientHeader    // PartClientHeader
+	FromPS  *bg.PlayerState // the base of a player-state delta, nil for none
+	FromEnt *bg.EntityState // the base of an entity delta, nil for none
+	FromCmd *bg.UserCmd     // the base of a usercmd delta
 }
 
 // Observer watches a parse: cl_shownet's lines, the inspector's
