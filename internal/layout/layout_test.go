@@ -369,3 +369,108 @@ func (g *graph) checkNoCgo(t *testing.T, pkg string) {
 	}
 	t.Errorf("%s must build with CGO_ENABLED=0 but needs cgo (import \"C\", or a dependency that does):\n%v", pkg, err)
 }
+
+// layers is the layer order of docs/ARCHITECTURE.md, bottom first. A
+// package may import only packages of its own layer or below; test files
+// may point up (they drive a package from above). A package is in the
+// layer of its longest matching pattern; one in no layer is an error, so
+// a new package has to be placed here and in the document.
+var layers = [][]string{
+	{"tremor/net/...", "tremor/assets", "tremor/internal/testutil"},
+	{"tremor/bg/...", "tremor/maps/..."},
+	{"tremor/internal/proto", "tremor/internal/console", "tremor/internal/demo", "tremor/lagometer"},
+	{"tremor/cgame", "tremor/game", "tremor/game/bot"},
+	{"tremor/cgame/fx", "tremor/cgame/overlay", "tremor/cgame/draw/view"},
+	{"tremor/internal/server", "tremor/internal/client"},
+	{"tremor/internal/client/headless", "tremor/internal/inspect", "tremor/game/gametest"},
+	{"tremor/internal/ui/keys", "tremor/internal/ui/menu", "tremor/internal/gamedata"},
+	{"tremor/cgame/draw", "tremor/lagometer/draw", "tremor/internal/ui/sound/..."},
+	{"tremor/cmd/client/internal/..."},
+	{"tremor/cmd/...", "tremor/internal/e2e/...", "tremor/internal/layout"},
+}
+
+// layerOf returns the layer of import path p and the pattern that placed
+// it, or -1.
+func layerOf(p string) (int, string) {
+	best, pattern := -1, ""
+	for i, l := range layers {
+		for _, pat := range l {
+			if match(pat, p) && len(pat) > len(pattern) {
+				best, pattern = i, pat
+			}
+		}
+	}
+	return best, pattern
+}
+
+// upwardImports returns, for every non-test package of ours in pkgs, the
+// first import that points up the layers, or the package's absence from
+// them.
+func upwardImports(pkgs []*pkg) map[string]string {
+	violations := make(map[string]string)
+	for _, p := range pkgs {
+		if isTestVariant(p) || p.ForTest != "" {
+			continue
+		}
+		ip := basePath(p.ImportPath)
+		if !match(module+"/...", ip) {
+			continue
+		}
+		l, pat := layerOf(ip)
+		if l < 0 {
+			violations[ip] = fmt.Sprintf("%s is in no layer: add it to internal/layout's layers and to docs/ARCHITECTURE.md", ip)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if !match(module+"/...", imp) {
+				continue
+			}
+			il, ipat := layerOf(imp)
+			if il > l {
+				violations[ip] = fmt.Sprintf("%s (layer %d, %s) imports %s (layer %d, %s): imports point down the layers of docs/ARCHITECTURE.md",
+					ip, l, pat, imp, il, ipat)
+				break
+			}
+		}
+	}
+	return violations
+}
+
+func TestImportsPointDownTheLayers(t *testing.T) {
+	report(t, upwardImports(load(t).ours))
+}
+
+// An upward import added in a new package is caught: the package is laid
+// over the module with go list's -overlay, so nothing is written to the
+// tree.
+func TestUpwardImportIsCaught(t *testing.T) {
+	g := load(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "up.go")
+	if err := os.WriteFile(src, []byte("package zzupward\n\nimport _ \"tremor/internal/server\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": map[string]string{
+		filepath.Join(g.root, "net", "zzupward", "up.go"): src,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := goCmd(g.root, nil, "list", "-overlay", ov, "-json=ImportPath,Name,ForTest,Standard,Imports", "./net/zzupward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p pkg
+	if err := json.Unmarshal(out, &p); err != nil {
+		t.Fatal(err)
+	}
+	v := upwardImports([]*pkg{&p})
+	msg, ok := v["tremor/net/zzupward"]
+	if !ok || !strings.Contains(msg, "imports tremor/internal/server") {
+		t.Fatalf("an upward import from net/ to internal/server was not caught: %v", v)
+	}
+}
