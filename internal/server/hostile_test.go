@@ -281,7 +281,12 @@ func FuzzServerPacket(f *testing.F) {
 			if c.scramble {
 				proto.ScrambleClientMessage(body, uint32(c.challenge), c.serverCmds[c.serverCmdSeq&(proto.MaxReliableCommands-1)])
 			}
+			// A body past FragmentSize goes out in fragments, which the
+			// test client never sends by itself: all of them now, or
+			// its next messages would queue behind them until the
+			// queue is full.
 			_ = c.ch.Transmit(body)
+			_ = c.ch.Flush()
 		}
 		h.run(200)
 		if len(c.errs) > 0 {
