@@ -1,11 +1,11 @@
 package server
 
 import (
+	"errors"
 	"strings"
 
 	"tremor/bg"
 	"tremor/internal/proto"
-	"tremor/net/msg"
 	"tremor/net/oob"
 )
 
@@ -21,22 +21,62 @@ const MaxCommandAhead = 200
 // usercmds only when the message carries the current server id. A
 // message for an old server id from a client that is not active, and that
 // acknowledges a message past the last gamestate, means the gamestate was
-// lost: it is sent again.
+// lost: it is sent again. The reading is proto.ParseClientMessage's, the
+// one client-message reader, with the server as its proto.ClientHandler
+// (clientMessage); a message it cannot read is used up to the fault.
 func (s *Server) executeClientMessage(c *client, body []byte) {
-	r := &s.r
-	r.Reset(body, msg.Huffman)
-	h := proto.ReadClientHeader(r)
-	if r.Err() != nil {
-		return
+	m := &s.cm
+	*m = clientMessage{s: s, c: c}
+	_ = proto.ParseClientMessage(&s.r, body, m, nil) // a fault ends the message, nothing more
+	if m.current {
+		s.applyUserinfoChange(c)
 	}
+	*m = clientMessage{}
+}
+
+// errStop ends the parse of a client message without a fault: the rest
+// of it is ignored (its acknowledgements are out of range, it carries an
+// old server id, or its client was dropped).
+var errStop = errors.New("server: stop reading the client message")
+
+// clientMessage is the server as the proto.ClientHandler of one client
+// message: what SV_ExecuteClientMessage kept on its stack. It lives in
+// the Server (s.cm), so that reading a message allocates nothing.
+type clientMessage struct {
+	s *Server
+	c *client
+	h proto.ClientHeader
+	// lastServerCommand is the server command the header acknowledges,
+	// a key of the scrambling and of the usercmds.
+	lastServerCommand string
+	// current is set once the header carries the current server id: the
+	// commands and usercmds run, and a waiting userinfo change may apply
+	// after them.
+	current bool
+}
+
+// goOn is nil while the client is connected, else errStop: nothing more
+// of a dropped client's message runs.
+func (m *clientMessage) goOn() error {
+	if m.c.state < StateConnected {
+		return errStop
+	}
+	return nil
+}
+
+// ClientHeader takes the acknowledgements, resends a lost gamestate,
+// unscrambles the message and enters a primed client into the world
+// (the header part of SV_ExecuteClientMessage).
+func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
+	s, c := m.s, m.c
 	// Acknowledgements outside what the server could have sent are
 	// hostile or stale: ignore the whole message.
 	if h.ReliableAcknowledge > c.reliableSequence ||
 		h.ReliableAcknowledge < c.reliableSequence-proto.MaxReliableCommands {
-		return
+		return false, errStop
 	}
 	if h.MessageAcknowledge < 0 || h.MessageAcknowledge >= int32(c.chan_.OutgoingSequence()) {
-		return
+		return false, errStop
 	}
 	if h.MessageAcknowledge > c.messageAcknowledge || c.lastAckTime-s.svs.now > 0 {
 		c.lastAckTime = s.svs.now
@@ -52,12 +92,13 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 			c.messageAcknowledge > c.gamestateMessageNum {
 			s.sendGamestate(c)
 		}
-		return
+		return false, errStop
 	}
 	c.confirmGamestate()
-	lastServerCommand := c.reliableCommands[h.ReliableAcknowledge&(proto.MaxReliableCommands-1)]
+	m.h = h
+	m.lastServerCommand = c.reliableCommands[h.ReliableAcknowledge&(proto.MaxReliableCommands-1)]
 	if s.sv.scramble {
-		proto.ScrambleClientMessage(body, uint32(c.challenge), lastServerCommand)
+		proto.ScrambleClientMessage(body, uint32(c.challenge), m.lastServerCommand)
 	}
 	// A primed client that speaks with the current server id has the
 	// gamestate: it enters the game before its commands run, so that a
@@ -66,32 +107,39 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 	if c.state == StatePrimed {
 		s.enterWorld(c)
 	}
+	m.current = true
+	return s.sv.scramble, m.goOn()
+}
 
-	defer s.applyUserinfoChange(c)
-	for c.state >= StateConnected {
-		op := r.ReadUint8()
-		if r.Err() != nil {
-			return
-		}
-		switch op {
-		case proto.ClcEOF:
-			return
-		case proto.ClcNop:
-		case proto.ClcClientCommand:
-			seq, text := proto.ReadClientCommand(r)
-			if r.Err() != nil || !s.clientCommand(c, seq, text) {
-				return
-			}
-		case proto.ClcMove, proto.ClcMoveNoDelta:
-			key := proto.UsercmdKey(uint32(s.sv.checksumFeed), uint32(h.MessageAcknowledge), lastServerCommand)
-			s.userMove(c, r, key, op == proto.ClcMove, h.MessageAcknowledge)
-			if r.Err() != nil {
-				return
-			}
-		default:
-			return // a bad operation: the rest cannot be read
-		}
+// ClientCommand executes a reliable client command (clientCommand).
+func (m *clientMessage) ClientCommand(seq int32, text string) error {
+	if !m.s.clientCommand(m.c, seq, text) {
+		return errStop
 	}
+	return nil
+}
+
+// MoveKey returns the usercmd key of the message (keyed by the checksum
+// feed, the message acknowledge and the acknowledged server command) and
+// the server's usercmd scratch.
+func (m *clientMessage) MoveKey() (uint32, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
+	key := proto.UsercmdKey(uint32(m.s.sv.checksumFeed), uint32(m.h.MessageAcknowledge), m.lastServerCommand)
+	return key, &m.s.cmds, nil
+}
+
+// Move takes a usercmd packet (SV_UserMove): the snapshot base it asks
+// for (none after clc_moveNoDelta), then its commands (userMove).
+func (m *clientMessage) Move(cmds []bg.UserCmd, noDelta bool, err error) error {
+	c := m.c
+	c.deltaMessage = -1
+	if !noDelta {
+		c.deltaMessage = m.h.MessageAcknowledge
+	}
+	if err != nil {
+		return err
+	}
+	m.s.userMove(c, cmds)
+	return m.goOn()
 }
 
 // Flood control of reliable client commands, for every client state.
@@ -200,24 +248,21 @@ func (s *Server) userinfoChanged(c *client, userinfo string) {
 	}
 }
 
-// userMove reads a usercmd packet (SV_UserMove) and executes, in order,
-// the commands newer than the last one executed; duplicates sent again
-// for loss (cl_packetdup) are skipped, and a command from too far in the
-// future is pulled back to the server's clock + MaxCommandAhead.
-func (s *Server) userMove(c *client, r *msg.Reader, key uint32, delta bool, messageAck int32) {
-	c.deltaMessage = -1
-	if delta {
-		c.deltaMessage = messageAck
-	}
-	n := proto.ReadMove(r, key, &s.cmds)
-	if r.Err() != nil || n == 0 {
+// userMove executes, in order, the commands of a usercmd packet newer
+// than the last one executed (SV_UserMove's SV_ClientThink loop);
+// duplicates sent again for loss (cl_packetdup) are skipped, and a
+// command from too far in the future is pulled back to the server's
+// clock + MaxCommandAhead. A client not yet active executes none, and
+// gets no delta snapshot.
+func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
+	n := len(cmds)
+	if n == 0 {
 		return
 	}
 	if c.state != StateActive {
 		c.deltaMessage = -1
 		return
 	}
-	cmds := s.cmds[:n]
 	last := cmds[n-1].ServerTime
 	limit := s.svs.time + MaxCommandAhead
 	for i := range cmds {

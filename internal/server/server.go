@@ -93,6 +93,7 @@ type Server struct {
 	ents    []bg.EntityState
 	cmds    [proto.MaxPacketUsercmds]bg.UserCmd
 	args    oob.Args
+	cm      clientMessage // the client message being read
 }
 
 // queued is a function waiting for the server goroutine.
