@@ -44,7 +44,9 @@ type Engine interface {
 }
 
 // Game is what the server engine calls in the game (Quake III's vmMain
-// entry points). All times are server times in milliseconds.
+// entry points, gameExport_t), and all the engine knows of it: the
+// engine holds a Game, never the type behind it (New's *Arena). All
+// times are server times in milliseconds.
 type Game interface {
 	// Init starts a match on the map; restart is set by map_restart.
 	// Init forgets every client: after it the engine calls ClientConnect
@@ -70,6 +72,31 @@ type Game interface {
 	ClientCommand(client int, args *oob.Args)
 	// ClientDisconnect removes a client.
 	ClientDisconnect(client int)
+
+	// SetConfig applies the engine's new settings of the game at once;
+	// g_gametype waits for the next Init (Quake III's game read its cvars
+	// itself, trap_Cvar_Update in G_UpdateCvars).
+	SetConfig(cfg Config)
+	// SetPing gives the game a client's ping in milliseconds, as the
+	// engine measures it, for the scoreboard (SV_CalcPings writing
+	// playerState_t.ping).
+	SetPing(client, ms int)
+	// AddBot puts a bot named name in the game, its skill clamped to 1
+	// to 5, and returns its client number (the addbot console command, which
+	// Quake III's engine passed to the game's GAME_CONSOLE_COMMAND,
+	// Svcmd_AddBot_f).
+	AddBot(name string, skill int) (int, error)
+	// Connected reports whether the game holds client, in the game or
+	// not (CON_CONNECTING and later of Quake III's gclient_t).
+	Connected(client int) bool
+	// ClientName returns client's name as the game shows it to others,
+	// made unique (the game's netname, which Quake III's engine read
+	// from the client's userinfo instead).
+	ClientName(client int) string
+	// GameType returns the game type of the running match, for the
+	// server's info answers (Quake III's SVC_Info read the g_gametype
+	// cvar).
+	GameType() int32
 }
 
 // SharedEntity is the part of a game entity the engine reads (Quake III's

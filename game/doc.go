@@ -2,16 +2,17 @@
 // players, weapons, damage, items, rules, chat and bots, behind the
 // narrow engine/game boundary of api.go.
 //
-// The server engine owns the network and the clock. It calls the game
-// through the Game interface — Init, RunFrame, ClientConnect,
-// ClientBegin, ClientUserinfoChanged, ClientThink, ClientCommand,
-// ClientDisconnect, Shutdown — and the game reaches back only through the
-// Engine interface: LocateGameData to show where its entities and player
-// states live, configstrings, reliable server commands, DropClient,
-// console commands (map_restart) and the log. New returns an *Arena, the
-// game on one map, which implements Game and adds what the console and
-// tests call directly: AddBot, SetPing, SetConfig, SetLog and read-only
-// accessors.
+// The server engine owns the network and the clock. It holds the game as
+// a Game and calls it only through that interface — Init, RunFrame,
+// ClientConnect, ClientBegin, ClientUserinfoChanged, ClientThink,
+// ClientCommand, ClientDisconnect, Shutdown, and SetConfig, SetPing,
+// AddBot, Connected, ClientName, GameType for its cvars, pings, console
+// and status answers — and the game reaches back only through the Engine
+// interface: LocateGameData to show where its entities and player states
+// live, configstrings, reliable server commands, DropClient, console
+// commands (map_restart) and the log. New returns an *Arena, the game on
+// one map, which implements Game and adds what tests and tools call
+// directly: SetLog and read-only accessors.
 //
 // Everything is deterministic integer arithmetic: positions in 1/16
 // pixel, velocities in units per second, times in milliseconds, angles

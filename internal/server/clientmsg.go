@@ -266,7 +266,9 @@ func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
 	last := cmds[n-1].ServerTime
 	limit := s.svs.time + MaxCommandAhead
 	for i := range cmds {
-		cmd := cmds[i]
+		// In place: cmds is the server's scratch, and a pointer to a
+		// local would escape through the game.Game interface.
+		cmd := &cmds[i]
 		if cmd.ServerTime > last { // not in order: ignore
 			continue
 		}
@@ -277,9 +279,9 @@ func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
 		if cmd.ServerTime <= c.lastUsercmd.ServerTime {
 			continue // already executed
 		}
-		c.lastUsercmd = cmd
+		c.lastUsercmd = *cmd
 		c.stats.usercmds++
-		s.sv.game.ClientThink(c.num, &cmd)
+		s.sv.game.ClientThink(c.num, cmd)
 		if c.state != StateActive {
 			return
 		}

@@ -1,9 +1,10 @@
 // Package server is Tremor's server engine, the counterpart of Quake III's
 // sv_*.c: client slots and the connectionless handshake, the gamestate,
 // reliable commands both ways, usercmds, per-client delta snapshots under
-// a rate, and the console commands of a dedicated server. It hosts a
-// game.Arena and implements the game's Engine interface (engine.go), the
-// boundary Quake III drew with trap_* calls.
+// a rate, and the console commands of a dedicated server. It hosts a game
+// through the game.Game interface only (Quake III's vmMain entry points)
+// and implements the game's Engine interface (engine.go, Quake III's
+// trap_* calls): the boundary Quake III drew with its game VM.
 //
 // # Ownership and time
 //

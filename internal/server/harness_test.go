@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tremor/bg"
+	"tremor/game"
 	"tremor/internal/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -177,6 +178,17 @@ func (h *harness) deliver() {
 		}
 		h.srv.Packet(h.now, from, h.buf[:n])
 	}
+}
+
+// arena returns the game behind the server's game.Game, for what tests
+// look at that the engine never asks (InGame, PlayerState).
+func (h *harness) arena() *game.Arena {
+	h.t.Helper()
+	g, ok := h.srv.Game().(*game.Arena)
+	if !ok {
+		h.t.Fatalf("the server's game is %T, not a *game.Arena", h.srv.Game())
+	}
+	return g
 }
 
 // step advances the clock by ms: clients send (if they move), the server

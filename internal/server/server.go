@@ -44,7 +44,7 @@ const (
 )
 
 // Server is a Tremor dedicated server (Quake III's sv_*.c): it hosts a
-// game.Arena, accepts connections on one netchan.Conn, runs server frames
+// game, held through the game.Game interface, accepts connections on one netchan.Conn, runs server frames
 // at sv_fps and sends each client its snapshots.
 //
 // A Server is owned by one goroutine: the one that calls Run, or, for
@@ -155,7 +155,7 @@ type Stats struct {
 type level struct {
 	name         string
 	m            *tilemap.Map
-	game         *game.Arena
+	game         game.Game // made by game.New, known only by its interface (Quake III's gvm)
 	serverID     int32
 	checksumFeed int32
 	scramble     bool // sv_scramble latched for this map
@@ -618,8 +618,10 @@ func (s *Server) ServerID() int32 {
 // snapshots carry.
 func (s *Server) Time() int32 { return s.svs.time }
 
-// Game returns the game being played, or nil before the first map.
-func (s *Server) Game() *game.Arena {
+// Game returns the game being played, or nil before the first map: the
+// game.Game interface the engine calls (Quake III's gvm, reached through
+// VM_Call), not the type behind it.
+func (s *Server) Game() game.Game {
 	if s.sv == nil {
 		return nil
 	}

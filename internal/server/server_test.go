@@ -588,12 +588,12 @@ func TestMapRestartAndMapChange(t *testing.T) {
 			if !c.active() || (c.lastSnap.header.Flags^oldFlags)&proto.SnapServerCount == 0 {
 				t.Fatalf("active %v, flags %x -> %x", c.active(), oldFlags, c.lastSnap.header.Flags)
 			}
-			if !h.srv.Game().InGame(c.num) {
+			if !h.arena().InGame(c.num) {
 				t.Fatal("client not in the game after the restart")
 			}
 			bots := 0
 			for _, ci := range h.srv.Clients() {
-				if ci.Bot && h.srv.Game().InGame(ci.Num) {
+				if ci.Bot && h.arena().InGame(ci.Num) {
 					bots++
 				}
 			}
@@ -622,7 +622,7 @@ func TestUsercmdTimeChecks(t *testing.T) {
 	c.cmds = []bg.UserCmd{{ServerTime: h.srv.Time() + 5000, RightMove: 127}}
 	c.sendPacket()
 	h.step(50)
-	ps := h.srv.Game().PlayerState(c.num)
+	ps := h.arena().PlayerState(c.num)
 	if ps.CommandTime > h.srv.Time()+MaxCommandAhead {
 		t.Fatalf("command time %d, server time %d", ps.CommandTime, h.srv.Time())
 	}
