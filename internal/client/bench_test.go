@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"tremor/bg"
+	"tremor/cgame"
 	"tremor/internal/proto"
+	"tremor/maps/arenas"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 )
@@ -92,9 +94,9 @@ func primedClient(tb testing.TB) (*Client, netip.AddrPort) {
 	c := New(newDiscardConn(), Config{})
 	tb.Cleanup(func() { c.Close() })
 	addr := netip.MustParseAddrPort("127.0.0.1:27960")
-	c.serverAddr = addr
-	c.ch = netchan.New(c.out, addr, netchan.ClientSide, c.qport)
-	c.ch.Encode = c.encode
+	c.conn.serverAddr = addr
+	c.conn.ch = netchan.New(c.out, addr, netchan.ClientSide, c.qport)
+	c.conn.ch.Encode = c.encode
 	c.state = Primed
 	return c, addr
 }
@@ -133,6 +135,40 @@ func TestFrameWithSnapshotDoesNotAllocate(t *testing.T) {
 	}
 	if st := l.c.Stats(); st.SnapshotsInvalid != 0 || st.Malformed != 0 {
 		t.Fatalf("%+v", st)
+	}
+}
+
+// TestFrameWithCGameDoesNotAllocate checks that a frame of the engine
+// with the cgame it runs (Config.CGame), interpolating and predicting,
+// allocates nothing once the cgame is made.
+func TestFrameWithCGameDoesNotAllocate(t *testing.T) {
+	c, addr := primedClient(t)
+	cfg := c.Config()
+	cg := cgame.DefaultConfig()
+	cfg.CGame = &cg
+	c.SetConfig(cfg)
+	m, err := arenas.Load("arena1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.active.world = m
+	l := &frameLoop{c: c, addr: addr, src: newSnapSource(40)}
+	for range 100 {
+		l.run()
+	}
+	made := c.CGame()
+	if made == nil || made.Stats.Frames == 0 {
+		t.Fatalf("the engine ran no cgame: %v", made)
+	}
+	if n := testing.AllocsPerRun(200, l.run); n != 0 {
+		t.Fatalf("%v allocations per frame with a snapshot and the cgame", n)
+	}
+	if c.CGame() != made {
+		t.Fatal("the cgame was remade within a gamestate")
+	}
+	c.Disconnect()
+	if c.CGame() != nil {
+		t.Fatal("the cgame outlived the connection")
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
+	"tremor/cgame"
 	"tremor/internal/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -120,45 +121,11 @@ type outPacket struct {
 	cmdNumber  int32 // newest command number when it was sent
 }
 
-// packet is a received packet waiting for Frame.
-type packet struct {
-	n    int
-	from netip.AddrPort
-	at   time.Duration // when the reader got it, on the reader's clock (since epoch)
-	buf  [MaxReceivedPacket]byte
-}
-
-// Client is one client engine: one connection to one server at a time.
-// It is not safe for concurrent use: one goroutine calls Frame and the
-// other methods (a goroutine of its own reads the socket).
-type Client struct {
-	// Hooks are called from Frame; set them before the first Frame.
-	Hooks Hooks
-
-	cfg   Config
-	out   *countConn   // what the client writes to: counts, then impairs
-	sim   *netsim.Conn // the impairments of cl_packetdelay etc.
-	inbox chan *packet
-	free  chan *packet
-	done  chan struct{} // closed when the reader returns
-
-	closeOnce sync.Once
-	closed    atomic.Bool
-	inboxDrop atomic.Uint64
-	received  atomic.Uint64 // packets the reader queued (tests wait on it)
-
-	// cls: the whole run.
-	realtime  int32
-	frameMsec int32
-	state     State
-	stats     Stats
-	qport     uint16
-	maps      map[string]*tilemap.Map
-	oobBuf    []byte
-	args      oob.Args
-	lastError error
-
-	// clc: one connection.
+// connection is the client's state for one connection, from Connect to
+// the next Connect (Quake III's clientConnection_t, clc). Connect replaces
+// it whole; it outlives the drop that ends the connection, so Dropped,
+// EverActive and the configstrings stay readable.
+type connection struct {
 	serverAddr       netip.AddrPort
 	ch               *netchan.Chan
 	challenge        int32 // the server's, from challengeResponse
@@ -186,9 +153,22 @@ type Client struct {
 	serverCommandSequence int32
 	serverCommands        [proto.MaxReliableCommands]string
 	bcs                   proto.BigConfigstring
+	gs                    proto.Gamestate // the configstrings change by server commands
+}
 
-	// cl: one gamestate.
-	gs           proto.Gamestate
+// newConnection returns the state of a connection starting at realtime
+// now (what CL_Connect_f clears of clc).
+func newConnection(now int32) connection {
+	conn := connection{lastPacketTime: now, lastPacketSent: now}
+	conn.gs.Reset()
+	return conn
+}
+
+// active is the client's state for one gamestate: from a gamestate to the
+// next one, or to the end of the connection (Quake III's
+// clientActive_t, cl, which CL_ClearState zeroes): the snapshots, the
+// usercmds, the time synchronisation and the cgame.
+type active struct {
 	serverID     int32
 	world        *tilemap.Map
 	snap         snapshot // the newest usable snapshot
@@ -196,7 +176,6 @@ type Client struct {
 	newSnapshots bool
 	snapshots    [proto.PacketBackup]snapshot
 	parseEntNum  int64
-	parseEnts    []bg.EntityState // MaxParseEntities
 	cmdNumber    int32
 	cmds         [CmdBackup]bg.UserCmd
 	outPackets   [proto.PacketBackup]outPacket
@@ -205,6 +184,52 @@ type Client struct {
 	oldServerTime   int32
 	serverTimeDelta int32 // server time minus realtime
 	extrapolated    bool  // a frame since the last snapshot ran past it
+
+	cg *cgame.CGame // the client game of this gamestate, nil until made (cgame.go)
+}
+
+// packet is a received packet waiting for Frame.
+type packet struct {
+	n    int
+	from netip.AddrPort
+	at   time.Duration // when the reader got it, on the reader's clock (since epoch)
+	buf  [MaxReceivedPacket]byte
+}
+
+// Client is one client engine: one connection to one server at a time.
+// It is not safe for concurrent use: one goroutine calls Frame and the
+// other methods (a goroutine of its own reads the socket).
+type Client struct {
+	// Hooks are called from Frame; set them before the first Frame.
+	Hooks Hooks
+
+	cfg   Config
+	out   *countConn   // what the client writes to: counts, then impairs
+	sim   *netsim.Conn // the impairments of cl_packetdelay etc.
+	inbox chan *packet
+	free  chan *packet
+	done  chan struct{} // closed when the reader returns
+
+	closeOnce sync.Once
+	closed    atomic.Bool
+	inboxDrop atomic.Uint64
+	received  atomic.Uint64 // packets the reader queued (tests wait on it)
+
+	// cls (clientStatic_t): the whole run, here and below conn and
+	// active.
+	realtime  int32
+	frameMsec int32
+	state     State
+	stats     Stats
+	qport     uint16
+	maps      map[string]*tilemap.Map
+	oobBuf    []byte
+	args      oob.Args
+	lastError error
+	parseEnts []bg.EntityState // MaxParseEntities; active.parseEntNum indexes it
+
+	conn   connection // clc: one connection (Connect to the next Connect)
+	active active     // cl: one gamestate (a gamestate to the next, or to the end of the connection)
 
 	auto autoNudge // cl_autoNudge: gap samples and the delay chosen (autonudge.go)
 
@@ -253,7 +278,7 @@ func New(conn netchan.Conn, cfg Config) *Client {
 	c.out = &countConn{Conn: c.sim, c: c}
 	c.epoch = time.Now()
 	c.initShownet()
-	c.gs.Reset()
+	c.conn.gs.Reset()
 	go c.readLoop(conn)
 	return c
 }
@@ -360,7 +385,7 @@ func (c *Client) SetConfig(cfg Config) {
 	old := c.cfg
 	c.cfg = cfg
 	if cfg.Name != old.Name || cfg.Rate != old.Rate || cfg.Snaps != old.Snaps {
-		c.userinfoModified = true
+		c.conn.userinfoModified = true
 	}
 	c.sim.SetConfig(cfg.netsim())
 	c.applyShownet()
@@ -371,7 +396,7 @@ func (c *Client) State() State { return c.state }
 
 // ServerAddr returns the address of the server the client connects or
 // connected to.
-func (c *Client) ServerAddr() netip.AddrPort { return c.serverAddr }
+func (c *Client) ServerAddr() netip.AddrPort { return c.conn.serverAddr }
 
 // LocalAddr returns the client's own address.
 func (c *Client) LocalAddr() netip.AddrPort { return c.sim.LocalAddr() }
@@ -381,24 +406,24 @@ func (c *Client) Qport() uint16 { return c.qport }
 
 // Dropped tells how the last connection ended and why; NotDropped while
 // connected or before the first connection.
-func (c *Client) Dropped() (DropKind, string) { return c.dropKind, c.dropReason }
+func (c *Client) Dropped() (DropKind, string) { return c.conn.dropKind, c.conn.dropReason }
 
 // EverActive reports whether the current or last connection reached the
 // Active state.
-func (c *Client) EverActive() bool { return c.everActive }
+func (c *Client) EverActive() bool { return c.conn.everActive }
 
 // LastError returns the last problem met in the server's messages (a
 // malformed message, a configstring out of range), for diagnostics.
 func (c *Client) LastError() error { return c.lastError }
 
 // Map returns the map of the current gamestate, nil before one.
-func (c *Client) Map() *tilemap.Map { return c.world }
+func (c *Client) Map() *tilemap.Map { return c.active.world }
 
 // ClientNum returns the client's number in the current gamestate.
-func (c *Client) ClientNum() int32 { return c.gs.ClientNum }
+func (c *Client) ClientNum() int32 { return c.conn.gs.ClientNum }
 
 // ServerID returns the server id of the current gamestate.
-func (c *Client) ServerID() int32 { return c.serverID }
+func (c *Client) ServerID() int32 { return c.active.serverID }
 
 // Realtime returns the client's clock in milliseconds, as of the last
 // Frame.
@@ -412,9 +437,9 @@ func (c *Client) Connect(addr netip.AddrPort) {
 		c.drop(DropByUser, "connecting to "+addr.String())
 	}
 	c.resetConnection()
-	c.serverAddr = addr
-	c.clientChallenge = newClientChallenge()
-	c.resendNow = true
+	c.conn.serverAddr = addr
+	c.conn.clientChallenge = newClientChallenge()
+	c.conn.resendNow = true
 	c.setState(Connecting)
 }
 
@@ -436,28 +461,28 @@ func newClientChallenge() int32 {
 // ConnectsPerChallenge connects unanswered; it gives up instead when
 // ConnectTries challenges have been tried.
 func (c *Client) askChallengeAgain() {
-	if c.challenges >= c.cfg.ConnectTries {
-		reason := "server " + c.serverAddr.String() + " did not accept the connection after " + strconv.Itoa(c.connects) + " tries"
-		if c.serverMessage != "" {
-			reason += ": " + c.serverMessage
+	if c.conn.challenges >= c.cfg.ConnectTries {
+		reason := "server " + c.conn.serverAddr.String() + " did not accept the connection after " + strconv.Itoa(c.conn.connects) + " tries"
+		if c.conn.serverMessage != "" {
+			reason += ": " + c.conn.serverMessage
 		}
 		c.drop(DropError, reason)
 		return
 	}
-	c.challenge = 0
-	c.clientChallenge = newClientChallenge()
-	c.connectPackets = 0
-	c.resendNow = true
+	c.conn.challenge = 0
+	c.conn.clientChallenge = newClientChallenge()
+	c.conn.connectPackets = 0
+	c.conn.resendNow = true
 	c.setState(Connecting)
 }
 
 // Reconnect connects again to the last server (the reconnect command).
 // It does nothing if the client never connected.
 func (c *Client) Reconnect() {
-	if !c.serverAddr.IsValid() {
+	if !c.conn.serverAddr.IsValid() {
 		return
 	}
-	addr := c.serverAddr
+	addr := c.conn.serverAddr
 	if c.state != Disconnected {
 		c.drop(DropByUser, "reconnecting")
 	}
@@ -476,15 +501,15 @@ func (c *Client) drop(kind DropKind, reason string) {
 	if c.state == Disconnected {
 		return
 	}
-	if c.state >= Connected && c.ch != nil {
-		if c.reliableSequence-c.reliableAcknowledge < proto.MaxReliableCommands-1 {
+	if c.state >= Connected && c.conn.ch != nil {
+		if c.conn.reliableSequence-c.conn.reliableAcknowledge < proto.MaxReliableCommands-1 {
 			c.addCommand("disconnect")
 		}
 		for range 3 {
 			c.writePacket()
 		}
 	}
-	c.dropKind, c.dropReason = kind, reason
+	c.conn.dropKind, c.conn.dropReason = kind, reason
 	if c.rec != nil {
 		if _, err := c.StopRecording(); err != nil {
 			c.logf("stoprecord: %v", err)
@@ -492,7 +517,7 @@ func (c *Client) drop(kind DropKind, reason string) {
 	}
 	c.setState(Disconnected)
 	c.clearState()
-	c.ch = nil
+	c.conn.ch = nil
 }
 
 // setState changes the state and tells the StateChange hook.
@@ -503,7 +528,7 @@ func (c *Client) setState(s State) {
 	}
 	c.state = s
 	if s == Active {
-		c.everActive = true
+		c.conn.everActive = true
 	}
 	if c.Hooks.StateChange != nil {
 		c.Hooks.StateChange(old, s)
@@ -511,45 +536,17 @@ func (c *Client) setState(s State) {
 }
 
 // resetConnection forgets everything about the previous connection
-// (Quake III's clc).
+// (Quake III's clc) and its gamestate (cl).
 func (c *Client) resetConnection() {
-	c.ch = nil
-	c.challenge, c.clientChallenge = 0, 0
-	c.challenges, c.connects = 0, 0
-	c.connectPackets = 0
-	c.serverMessage = ""
-	c.lastPacketTime = c.realtime
-	c.lastPacketSent = c.realtime
-	c.timeoutCount = 0
-	c.everActive = false
-	c.dropKind, c.dropReason = NotDropped, ""
-	c.userinfoModified = false
-	c.scramble = false
-	c.serverMessageSequence = 0
-	c.reliableSequence, c.reliableAcknowledge, c.reliableBytes = 0, 0, 0
-	c.reliableCommands = [proto.MaxReliableCommands]string{}
-	c.serverCommandSequence = 0
-	c.serverCommands = [proto.MaxReliableCommands]string{}
-	c.bcs = proto.BigConfigstring{}
-	c.gs.Reset()
+	c.conn = newConnection(c.realtime)
 	c.clearState()
 }
 
 // clearState forgets everything tied to one gamestate (Quake III's
-// CL_ClearState): snapshots, usercmds, the time synchronisation.
+// CL_ClearState): the cgame, snapshots, usercmds, the time
+// synchronisation.
 func (c *Client) clearState() {
-	c.serverID = 0
-	c.world = nil
-	c.snap = snapshot{}
-	c.lastValid = 0
-	c.newSnapshots = false
-	c.snapshots = [proto.PacketBackup]snapshot{}
-	c.parseEntNum = 0
-	c.cmdNumber = 0
-	c.cmds = [CmdBackup]bg.UserCmd{}
-	c.outPackets = [proto.PacketBackup]outPacket{}
-	c.serverTime, c.oldServerTime, c.serverTimeDelta = 0, 0, 0
-	c.extrapolated = false
+	c.active = active{}
 	c.graph.resetJitter()
 }
 
@@ -576,6 +573,7 @@ func (c *Client) Frame(now time.Duration, input bg.UserCmd) {
 	c.sendCmd()
 	c.checkForResend()
 	c.setCGameTime()
+	c.cgameFrame()
 }
 
 // checkTimeout drops a connection whose server has been silent for
@@ -584,23 +582,23 @@ func (c *Client) checkTimeout() {
 	if c.state < Connected {
 		return
 	}
-	if time.Duration(c.realtime-c.lastPacketTime)*time.Millisecond > c.cfg.Timeout {
-		c.timeoutCount++
-		if c.timeoutCount > 5 {
+	if time.Duration(c.realtime-c.conn.lastPacketTime)*time.Millisecond > c.cfg.Timeout {
+		c.conn.timeoutCount++
+		if c.conn.timeoutCount > 5 {
 			c.drop(DropError, "server connection timed out")
 		}
 		return
 	}
-	c.timeoutCount = 0
+	c.conn.timeoutCount = 0
 }
 
 // checkUserinfo sends a changed userinfo (CL_CheckUserinfo).
 func (c *Client) checkUserinfo() {
-	if !c.userinfoModified || c.state < Connected {
+	if !c.conn.userinfoModified || c.state < Connected {
 		return
 	}
 	if c.AddReliableCommand("userinfo "+oob.Quote(c.userinfo())) == nil {
-		c.userinfoModified = false
+		c.conn.userinfoModified = false
 	}
 }
 
@@ -642,36 +640,36 @@ func (c *Client) checkForResend() {
 	if c.state != Connecting && c.state != Challenging {
 		return
 	}
-	if !c.resendNow && time.Duration(c.realtime-c.connectTime)*time.Millisecond < c.cfg.ResendInterval {
+	if !c.conn.resendNow && time.Duration(c.realtime-c.conn.connectTime)*time.Millisecond < c.cfg.ResendInterval {
 		return
 	}
-	if c.state == Challenging && c.connectPackets >= ConnectsPerChallenge {
+	if c.state == Challenging && c.conn.connectPackets >= ConnectsPerChallenge {
 		c.askChallengeAgain()
 		if c.state != Connecting {
 			return
 		}
 	}
-	if c.state == Connecting && c.connectPackets >= c.cfg.ConnectTries {
-		reason := "no answer from " + c.serverAddr.String() + " after " + strconv.Itoa(c.connectPackets) + " tries"
-		if c.serverMessage != "" {
-			reason += ": " + c.serverMessage
+	if c.state == Connecting && c.conn.connectPackets >= c.cfg.ConnectTries {
+		reason := "no answer from " + c.conn.serverAddr.String() + " after " + strconv.Itoa(c.conn.connectPackets) + " tries"
+		if c.conn.serverMessage != "" {
+			reason += ": " + c.conn.serverMessage
 		}
 		c.drop(DropError, reason)
 		return
 	}
-	c.resendNow = false
-	c.connectTime = c.realtime
-	c.connectPackets++
+	c.conn.resendNow = false
+	c.conn.connectTime = c.realtime
+	c.conn.connectPackets++
 	switch c.state {
 	case Connecting:
-		c.sendOOB(oob.FormatGetChallenge(c.clientChallenge))
+		c.sendOOB(oob.FormatGetChallenge(c.conn.clientChallenge))
 	case Challenging:
-		c.connects++
+		c.conn.connects++
 		info := c.userinfo()
 		for _, kv := range [...][2]string{
 			{"protocol", strconv.Itoa(proto.Version)},
 			{"qport", strconv.Itoa(int(c.qport))},
-			{"challenge", strconv.Itoa(int(c.challenge))},
+			{"challenge", strconv.Itoa(int(c.conn.challenge))},
 		} {
 			if s, err := oob.SetValueForKey(info, kv[0], kv[1]); err == nil {
 				info = s
@@ -692,5 +690,5 @@ func (c *Client) sendOOB(text string) {
 	if c.cfg.ShowPackets {
 		c.showConnectionless(netchan.Outgoing, len(c.oobBuf), text)
 	}
-	_ = c.out.WriteTo(c.oobBuf, c.serverAddr) // a lost packet is resent
+	_ = c.out.WriteTo(c.oobBuf, c.conn.serverAddr) // a lost packet is resent
 }

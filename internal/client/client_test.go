@@ -19,8 +19,8 @@ func TestHandshake(t *testing.T) {
 	now := int32(0)
 	c.Connect(s.addr())
 	step(t, c, s, now, bg.UserCmd{}) // getchallenge out, challengeResponse back
-	if len(s.oobs) != 1 || s.oobs[0] != oob.FormatGetChallenge(c.clientChallenge) || c.clientChallenge <= 0 {
-		t.Fatalf("first packets %q (client challenge %d)", s.oobs, c.clientChallenge)
+	if len(s.oobs) != 1 || s.oobs[0] != oob.FormatGetChallenge(c.conn.clientChallenge) || c.conn.clientChallenge <= 0 {
+		t.Fatalf("first packets %q (client challenge %d)", s.oobs, c.conn.clientChallenge)
 	}
 	now += 10
 	step(t, c, s, now, bg.UserCmd{}) // connect out at once
@@ -539,7 +539,7 @@ func TestScrambled(t *testing.T) {
 	c.Hooks.ServerCommand = func(_ int32, text string) { got = append(got, text) }
 	now := int32(0)
 	connect(t, c, s, &now)
-	if !c.scramble {
+	if !c.conn.scramble {
 		t.Fatal("client did not take sv_scramble")
 	}
 	for i := range 20 {

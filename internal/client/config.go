@@ -2,6 +2,7 @@ package client
 
 import (
 	"time"
+	"tremor/cgame"
 
 	"tremor/bg/tilemap"
 	"tremor/maps/arenas"
@@ -91,6 +92,13 @@ type Config struct {
 	// LoadMap loads the arena a gamestate names; nil means
 	// arenas.Load. The map's checksum is verified against the server's.
 	LoadMap func(name string) (*tilemap.Map, error)
+
+	// CGame is the client game's configuration. With it the engine runs
+	// a cgame.CGame for every gamestate (CL_InitCGame), framed at the end
+	// of every Frame, and drops it with the gamestate (CL_ShutdownCGame);
+	// nil runs none. The engine keeps the pointer: a change made through
+	// it (cl_nopredict, cg_*) reaches the running cgame at once.
+	CGame *cgame.Config
 }
 
 // withDefaults returns c with the zero values replaced and every number

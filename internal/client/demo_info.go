@@ -173,7 +173,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 				logf("key frame at offset %d: server time %d, message %d, %d parts", rec.Offset, kf.ServerTime, kf.MessageNum, len(kf.Parts))
 			}
 			for _, part := range kf.Parts {
-				c.serverMessageSequence = part.Sequence
+				c.conn.serverMessageSequence = part.Sequence
 				c.parseServerMessage(part.Data, uint32(part.Sequence))
 			}
 			c.newGamestate = false
@@ -187,7 +187,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 			}
 			s.Messages++
 			gs := c.stats.Gamestates
-			c.serverMessageSequence = rec.Sequence
+			c.conn.serverMessageSequence = rec.Sequence
 			c.parseServerMessage(rec.Data, uint32(rec.Sequence))
 			c.newGamestate = false
 			if c.stats.Gamestates != gs {

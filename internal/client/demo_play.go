@@ -40,9 +40,10 @@ type checkpoint struct {
 // Playback plays a demo through a Client (Quake III's demo playback, plus
 // pause, speed, stepping and seeking). The messages go through the same
 // parser as the network's; the demo clock sets the client's server time;
-// cgame runs unchanged on top of it: Playback owns one CGame per level
-// (CGame), remade after every jump in time. Everything happens in Frame
-// and the control methods, on the caller's goroutine.
+// cgame runs unchanged on top of it: the Client makes one CGame per level
+// (Client.CGame), and Playback has it remade after every jump in time.
+// Everything happens in Frame and the control methods, on the caller's
+// goroutine.
 //
 // Stepping and seeking never run the demo backwards: a jump back restores
 // the parser from the nearest checkpoint at or before the target — one of
@@ -56,10 +57,7 @@ type Playback struct {
 	c     *Client
 	r     *demo.Reader
 	close func() error
-	cgCfg cgame.Config
-	noCG  bool
-	cg    *cgame.CGame
-	cgGen uint64 // generation cg was made for
+	cgCfg cgame.Config // the client's Config.CGame
 
 	clock    float64 // the demo time shown, ms
 	lastNow  time.Duration
@@ -68,7 +66,6 @@ type Playback struct {
 	scale    float64
 	ended    bool
 	err      error // why playback stopped early; nil at a clean end
-	gen      uint64
 	messages int
 
 	kf        demo.KeyFrame
@@ -141,7 +138,7 @@ func NewPlayback(r io.ReaderAt, size int64, cfg PlaybackConfig) (*Playback, erro
 	if h := dr.Header(); h.Protocol != proto.Version {
 		return nil, fmt.Errorf("%w: %d, this client speaks %d", demo.ErrProtocol, h.Protocol, proto.Version)
 	}
-	p := &Playback{r: dr, scale: 1, noCG: cfg.NoCGame}
+	p := &Playback{r: dr, scale: 1}
 	if cfg.CGame != nil {
 		p.cgCfg = *cfg.CGame
 	} else {
@@ -157,7 +154,12 @@ func NewPlayback(r io.ReaderAt, size int64, cfg PlaybackConfig) (*Playback, erro
 	if rec.Kind != demo.KindKeyFrame {
 		return nil, fmt.Errorf("%w: the first record is not a key frame", demo.ErrCorrupt)
 	}
-	c := New(&nullConn{done: make(chan struct{})}, cfg.Client)
+	ccfg := cfg.Client
+	ccfg.CGame = nil
+	if !cfg.NoCGame {
+		ccfg.CGame = &p.cgCfg
+	}
+	c := New(&nullConn{done: make(chan struct{})}, ccfg)
 	c.playback = true
 	p.c = c
 	if err := p.restore(rec.Data, dr.Offset()); err != nil {
@@ -185,7 +187,7 @@ func (p *Playback) Header() demo.Header { return p.r.Header() }
 // CGame returns the client game of the current level, nil before the
 // first snapshot or with PlaybackConfig.NoCGame. It is replaced after
 // every jump in time (a seek, a step back) and every new gamestate.
-func (p *Playback) CGame() *cgame.CGame { return p.cg }
+func (p *Playback) CGame() *cgame.CGame { return p.c.CGame() }
 
 // Time returns the demo clock: the server time shown.
 func (p *Playback) Time() int32 { return int32(math.Floor(p.clock)) }
@@ -230,7 +232,7 @@ func (p *Playback) Frame(now time.Duration) {
 	p.c.stats.Frames++
 	p.fill()
 	p.setTime()
-	p.runCGame()
+	p.c.demoCGameFrame()
 }
 
 // setTime gives the client the demo clock as its server time.
@@ -240,31 +242,17 @@ func (p *Playback) setTime() {
 		return
 	}
 	t := p.Time()
-	if t < c.oldServerTime && p.cgGen == p.gen {
-		t = c.oldServerTime // a cgame never goes back; jumps remake it
+	if t < c.active.oldServerTime && c.active.cg != nil {
+		t = c.active.oldServerTime // a cgame never goes back; jumps remake it
 	}
-	c.serverTime, c.oldServerTime = t, t
-}
-
-// runCGame makes a CGame when needed and runs its frame.
-func (p *Playback) runCGame() {
-	c := p.c
-	if p.noCG || c.state != Active || c.world == nil {
-		return
-	}
-	if p.cg == nil || p.cgGen != p.gen || p.cg.Map() != c.world {
-		p.cg = cgame.New(c, c.world, &p.cgCfg)
-		p.cg.SetServerCommandSequence(c.serverCommandSequence)
-		p.cgGen = p.gen
-	}
-	p.cg.Frame(c.realtime)
+	c.active.serverTime, c.active.oldServerTime = t, t
 }
 
 // fill reads messages until the client's newest snapshot is past the
 // clock, or the demo ends.
 func (p *Playback) fill() {
 	c := p.c
-	for !p.ended && (c.state != Active || float64(c.snap.serverTime) <= p.clock) {
+	for !p.ended && (c.state != Active || float64(c.active.snap.serverTime) <= p.clock) {
 		p.step()
 	}
 }
@@ -284,7 +272,7 @@ func (p *Playback) step() {
 	case demo.KindMessage:
 		p.messages++
 		c.stats.Messages++
-		c.serverMessageSequence = rec.Sequence
+		c.conn.serverMessageSequence = rec.Sequence
 		gs := c.stats.Gamestates
 		c.parseServerMessage(rec.Data, uint32(rec.Sequence))
 		if c.state == Disconnected {
@@ -292,11 +280,12 @@ func (p *Playback) step() {
 			return
 		}
 		if c.stats.Gamestates != gs {
-			p.gen++ // a new level: a new cgame, and times start over
+			// A new level (the gamestate dropped the cgame): times
+			// start over.
 			p.cps = [Checkpoints]checkpoint{}
 		}
 		p.activate()
-		if c.state == Active && c.snap.serverTime-p.cpLast >= CheckpointInterval {
+		if c.state == Active && c.active.snap.serverTime-p.cpLast >= CheckpointInterval {
 			p.checkpoint()
 		}
 	case demo.KindKeyFrame:
@@ -312,11 +301,11 @@ func (p *Playback) step() {
 // puts the clock on it (CL_FirstSnapshot).
 func (p *Playback) activate() {
 	c := p.c
-	if c.state == Primed && c.snap.valid {
-		c.newSnapshots = false
+	if c.state == Primed && c.active.snap.valid {
+		c.active.newSnapshots = false
 		c.setState(Active)
-		p.clock = float64(c.snap.serverTime)
-		c.serverTime, c.oldServerTime = c.snap.serverTime, c.snap.serverTime
+		p.clock = float64(c.active.snap.serverTime)
+		c.active.serverTime, c.active.oldServerTime = c.active.snap.serverTime, c.active.snap.serverTime
 		p.cpLast = math.MinInt32
 	}
 }
@@ -328,7 +317,7 @@ func (p *Playback) checkpoint() {
 	if err != nil {
 		return
 	}
-	p.keep(c.snap.serverTime, c.snap.messageNum, demo.AppendKeyFrame(nil, c.snap.serverTime, c.snap.messageNum, parts))
+	p.keep(c.active.snap.serverTime, c.active.snap.messageNum, demo.AppendKeyFrame(nil, c.active.snap.serverTime, c.active.snap.messageNum, parts))
 }
 
 // keep stores a checkpoint of the state after the record just read.
@@ -355,14 +344,10 @@ func (p *Playback) restore(data []byte, offset int64) error {
 	c.Hooks = Hooks{}
 	defer func() { c.Hooks = hooks }()
 	c.state = Connected
-	c.serverCommandSequence = 0
-	c.serverCommands = [proto.MaxReliableCommands]string{}
-	c.bcs = proto.BigConfigstring{}
-	c.gs.Reset()
-	c.clearState()
+	c.resetConnection() // the key frame holds all of the connection a demo has
 	c.lastError = nil
 	for _, part := range p.kf.Parts {
-		c.serverMessageSequence = part.Sequence
+		c.conn.serverMessageSequence = part.Sequence
 		c.parseMessage(part.Data, uint32(part.Sequence))
 		c.newGamestate = false
 		if c.lastError != nil {
@@ -372,8 +357,7 @@ func (p *Playback) restore(data []byte, offset int64) error {
 	if c.state < Primed {
 		return fmt.Errorf("demo: key frame at offset %d restored no level: %v", offset, c.lastError)
 	}
-	p.ended, p.err = false, nil
-	p.gen++
+	p.ended, p.err = false, nil // resetConnection dropped the cgame
 	p.cpLast = math.MinInt32
 	p.activate()
 	return nil
@@ -388,7 +372,7 @@ func (p *Playback) fastForward(t int32) {
 	shownet := c.cfg.ShowNet
 	c.cfg.ShowNet = 0
 	defer func() { c.Hooks, c.cfg.ShowNet = hooks, shownet }()
-	for !p.ended && (c.state != Active || c.snap.serverTime < t) {
+	for !p.ended && (c.state != Active || c.active.snap.serverTime < t) {
 		p.step()
 	}
 }
@@ -413,9 +397,9 @@ func (p *Playback) seekTo(t int32) error {
 			bestData, bestOff, bestTime = nil, e.Offset, e.ServerTime
 		}
 	}
-	ahead := c.state == Active && c.snap.serverTime <= t
+	ahead := c.state == Active && c.active.snap.serverTime <= t
 	switch {
-	case ahead && c.snap.serverTime >= bestTime:
+	case ahead && c.active.snap.serverTime >= bestTime:
 		// parse forward from here
 	case bestOff >= 0:
 		if bestData == nil {
@@ -448,9 +432,9 @@ func (p *Playback) seekTo(t int32) error {
 		}
 	}
 	p.fastForward(t)
-	p.gen++
-	p.clock = float64(c.snap.serverTime)
-	c.serverTime, c.oldServerTime = c.snap.serverTime, c.snap.serverTime
+	c.shutdownCGame() // the cgame of a jump starts afresh
+	p.clock = float64(c.active.snap.serverTime)
+	c.active.serverTime, c.active.oldServerTime = c.active.snap.serverTime, c.active.snap.serverTime
 	return nil
 }
 
@@ -491,8 +475,8 @@ func (p *Playback) Current() (num, serverTime int32) {
 	c := p.c
 	t := p.Time()
 	for i := int32(0); i < proto.PacketBackup; i++ {
-		m := c.snap.messageNum - i
-		s := &c.snapshots[m&proto.PacketMask]
+		m := c.active.snap.messageNum - i
+		s := &c.active.snapshots[m&proto.PacketMask]
 		if m <= 0 || !s.valid || !s.usable || s.messageNum != m {
 			continue
 		}
@@ -510,8 +494,8 @@ func (p *Playback) StepForward() {
 	c := p.c
 	t := p.Time()
 	best := int32(math.MaxInt32)
-	for i := range c.snapshots {
-		s := &c.snapshots[i]
+	for i := range c.active.snapshots {
+		s := &c.active.snapshots[i]
 		if s.valid && s.usable && s.serverTime > t && s.serverTime < best {
 			best = s.serverTime
 		}
@@ -531,8 +515,8 @@ func (p *Playback) StepBack() error {
 	}
 	prev := int32(math.MinInt32)
 	c := p.c
-	for i := range c.snapshots {
-		s := &c.snapshots[i]
+	for i := range c.active.snapshots {
+		s := &c.active.snapshots[i]
 		if s.valid && s.usable && s.serverTime < t && s.serverTime > prev {
 			prev = s.serverTime
 		}
@@ -635,7 +619,7 @@ func (p *Playback) Summary() (*Summary, error) {
 func (c *Client) Players() []string {
 	var names []string
 	for i := range bg.MaxClients {
-		if s := c.gs.Configstrings[bg.CSPlayers+i]; s != "" {
+		if s := c.conn.gs.Configstrings[bg.CSPlayers+i]; s != "" {
 			names = append(names, oob.ValueForKey(s, "n"))
 		}
 	}

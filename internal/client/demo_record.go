@@ -85,10 +85,10 @@ func (c *Client) StartRecording(dst io.WriteCloser, name string) error {
 		return ErrNotInLevel
 	}
 	aw := demo.NewAsyncWriter(dst)
-	mapName := oob.ValueForKey(c.gs.Configstrings[bg.CSServerInfo], "mapname")
+	mapName := oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	w, err := demo.NewWriter(aw, demo.Header{
 		Protocol:  proto.Version,
-		ClientNum: c.gs.ClientNum,
+		ClientNum: c.conn.gs.ClientNum,
 		Date:      c.wallClock(),
 		Map:       mapName,
 	})
@@ -144,9 +144,9 @@ func (c *Client) recordMessage(body []byte, seq uint32) {
 		return
 	}
 	r.messages++
-	if c.snap.valid {
-		r.w.NoteTime(c.snap.serverTime)
-		if c.snap.serverTime-r.lastKey >= demo.KeyFrameInterval || c.snap.serverTime < r.lastKey {
+	if c.active.snap.valid {
+		r.w.NoteTime(c.active.snap.serverTime)
+		if c.active.snap.serverTime-r.lastKey >= demo.KeyFrameInterval || c.active.snap.serverTime < r.lastKey {
 			if err := c.writeKeyFrame(r); err != nil {
 				r.err = err
 			}
@@ -160,8 +160,8 @@ func (c *Client) writeKeyFrame(r *recorder) error {
 	if err != nil {
 		return err
 	}
-	r.lastKey = c.snap.serverTime
-	return r.w.WriteKeyFrame(c.snap.serverTime, c.snap.messageNum, parts)
+	r.lastKey = c.active.snap.serverTime
+	return r.w.WriteKeyFrame(c.active.snap.serverTime, c.active.snap.messageNum, parts)
 }
 
 // keyFrameParts encodes what a parser needs to continue from the
@@ -184,28 +184,28 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 	// name as its base.
 	var nums [proto.PacketBackup]int32
 	n := 0
-	if c.lastValid > 0 {
-		for m := c.lastValid - (proto.PacketBackup - 1); m <= c.lastValid; m++ {
-			sn := &c.snapshots[m&proto.PacketMask]
-			if m <= 0 || !sn.valid || sn.messageNum != m || c.parseEntNum-sn.firstEntity > MaxParseEntities {
+	if c.active.lastValid > 0 {
+		for m := c.active.lastValid - (proto.PacketBackup - 1); m <= c.active.lastValid; m++ {
+			sn := &c.active.snapshots[m&proto.PacketMask]
+			if m <= 0 || !sn.valid || sn.messageNum != m || c.active.parseEntNum-sn.firstEntity > MaxParseEntities {
 				continue
 			}
 			nums[n] = m
 			n++
 		}
 	}
-	gsSeq := c.serverMessageSequence
+	gsSeq := c.conn.serverMessageSequence
 	if n > 0 {
 		gsSeq = nums[0]
 	}
 
 	// The gamestate, with the command sequence reached.
 	w.Reset(s.buf[used:], msg.Huffman)
-	w.WriteLong(c.reliableAcknowledge)
-	saved := c.gs.CommandSequence
-	c.gs.CommandSequence = c.serverCommandSequence
-	proto.WriteGamestate(w, &c.gs)
-	c.gs.CommandSequence = saved
+	w.WriteLong(c.conn.reliableAcknowledge)
+	saved := c.conn.gs.CommandSequence
+	c.conn.gs.CommandSequence = c.conn.serverCommandSequence
+	proto.WriteGamestate(w, &c.conn.gs)
+	c.conn.gs.CommandSequence = saved
 	w.WriteUint8(proto.SvcEOF)
 	if w.Err() != nil {
 		return nil, fmt.Errorf("client: key frame gamestate: %w", w.Err())
@@ -215,7 +215,7 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 
 	var prev *snapshot
 	for _, m := range nums[:n] {
-		sn := &c.snapshots[m&proto.PacketMask]
+		sn := &c.active.snapshots[m&proto.PacketMask]
 		h := proto.SnapshotHeader{ServerTime: sn.serverTime, Flags: uint8(sn.flags)}
 		var fromPS *bg.PlayerState
 		var fromEnts []bg.EntityState
@@ -228,8 +228,8 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 			return nil, errors.New("client: key frame too large")
 		}
 		w.Reset(s.buf[used:], msg.Huffman)
-		w.WriteLong(c.reliableAcknowledge)
-		proto.WriteSnapshot(w, h, fromPS, &sn.ps, fromEnts, c.entities(sn), &c.gs.Baselines)
+		w.WriteLong(c.conn.reliableAcknowledge)
+		proto.WriteSnapshot(w, h, fromPS, &sn.ps, fromEnts, c.entities(sn), &c.conn.gs.Baselines)
 		w.WriteUint8(proto.SvcEOF)
 		if w.Err() != nil {
 			return nil, fmt.Errorf("client: key frame snapshot %d: %w", m, w.Err())
@@ -298,7 +298,7 @@ func (c *Client) RecordTo(dir, name string) (string, error) {
 		return "", ErrNotInLevel
 	}
 	if name == "" {
-		name = DemoName(c.wallClock(), oob.ValueForKey(c.gs.Configstrings[bg.CSServerInfo], "mapname"))
+		name = DemoName(c.wallClock(), oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname"))
 	}
 	f, p, err := createDemo(dir, name)
 	if err != nil {

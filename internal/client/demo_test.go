@@ -59,9 +59,9 @@ func straight(t testing.TB, data []byte) []shown {
 	var out []shown
 	c := p.Client()
 	add := func() {
-		if c.snap.valid && (len(out) == 0 || out[len(out)-1].num != c.snap.messageNum) {
-			out = append(out, shown{num: c.snap.messageNum, time: c.snap.serverTime, ps: c.snap.ps,
-				ents: slices.Clone(c.entities(&c.snap)), cs: c.Configstring(bg.CSServerInfo)})
+		if c.active.snap.valid && (len(out) == 0 || out[len(out)-1].num != c.active.snap.messageNum) {
+			out = append(out, shown{num: c.active.snap.messageNum, time: c.active.snap.serverTime, ps: c.active.snap.ps,
+				ents: slices.Clone(c.entities(&c.active.snap)), cs: c.Configstring(bg.CSServerInfo)})
 		}
 	}
 	add()
@@ -289,15 +289,15 @@ func longDemo(t testing.TB, n int) []byte {
 	defer p.Close()
 	p.Frame(0)
 	c := p.Client()
-	c.playback, c.scramble = false, false
+	c.playback, c.conn.scramble = false, false
 	var out memDemo
 	if err := c.StartRecording(&out, "long"); err != nil {
 		t.Fatal(err)
 	}
-	prevPS := c.snap.ps
-	prevEnts := slices.Clone(c.entities(&c.snap))
+	prevPS := c.active.snap.ps
+	prevEnts := slices.Clone(c.entities(&c.active.snap))
 	ps, ents := prevPS, slices.Clone(prevEnts)
-	tm, seq := c.snap.serverTime, c.serverMessageSequence
+	tm, seq := c.active.snap.serverTime, c.conn.serverMessageSequence
 	buf := make([]byte, demo.MaxMessageLen)
 	var w msg.Writer
 	for i := range n {
@@ -310,9 +310,9 @@ func longDemo(t testing.TB, n int) []byte {
 		}
 		w.Reset(buf, msg.Huffman)
 		w.WriteLong(0)
-		proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.gs.Baselines)
+		proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.conn.gs.Baselines)
 		w.WriteUint8(proto.SvcEOF)
-		c.serverMessageSequence = seq
+		c.conn.serverMessageSequence = seq
 		c.parseServerMessage(w.Bytes(), uint32(seq))
 		prevPS = ps
 		prevEnts = append(prevEnts[:0], ents...)
@@ -386,17 +386,17 @@ func BenchmarkDemoRecord(b *testing.B) {
 			defer p.Close()
 			p.Frame(0)
 			c := p.Client()
-			c.playback, c.scramble = false, false
+			c.playback, c.conn.scramble = false, false
 			if rec {
 				if err := c.StartRecording(nopCloser{io.Discard}, "bench"); err != nil {
 					b.Fatal(err)
 				}
 				defer c.StopRecording()
 			}
-			ps := c.snap.ps
-			ents := slices.Clone(c.entities(&c.snap))
+			ps := c.active.snap.ps
+			ents := slices.Clone(c.entities(&c.active.snap))
 			prevPS, prevEnts := ps, slices.Clone(ents)
-			tm, seq := c.snap.serverTime, c.serverMessageSequence
+			tm, seq := c.active.snap.serverTime, c.conn.serverMessageSequence
 			buf := make([]byte, demo.MaxMessageLen)
 			var w msg.Writer
 			b.ReportAllocs()
@@ -407,9 +407,9 @@ func BenchmarkDemoRecord(b *testing.B) {
 				ps.Origin.X++
 				w.Reset(buf, msg.Huffman)
 				w.WriteLong(0)
-				proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.gs.Baselines)
+				proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.conn.gs.Baselines)
 				w.WriteUint8(proto.SvcEOF)
-				c.serverMessageSequence = seq
+				c.conn.serverMessageSequence = seq
 				c.parseServerMessage(w.Bytes(), uint32(seq))
 				prevPS = ps
 			}

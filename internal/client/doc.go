@@ -58,6 +58,26 @@
 // estimate jumps back, it runs at half speed until the estimate catches
 // up.
 //
+// # Client game
+//
+// With Config.CGame set, the engine owns the client game, as Quake III's
+// engine owned the cgame VM: it makes a cgame.CGame for each gamestate
+// (CL_InitCGame), frames it at the end of every Frame once Active
+// (CG_DRAW_ACTIVE_FRAME), and drops it with the gamestate, on a
+// disconnect, and in a demo on every jump in time (CL_ShutdownCGame).
+// The front ends — the window session, the headless players, Playback —
+// only read it (CGame). cgame reaches the engine only through the
+// cgame.Client interface.
+//
+// # Lifetimes
+//
+// The engine's state has Quake III's three lifetimes: the Client's own
+// fields last the whole run (clientStatic_t cls), the connection struct
+// one connection (clientConnection_t clc, replaced by Connect), and the
+// active struct one gamestate (clientActive_t cl, replaced by a
+// gamestate, a disconnect or a new connection: CL_ClearState). A reset
+// replaces the struct, so a field added to one is reset with it.
+//
 // # Parsing
 //
 // A server message is its reliable acknowledge and operations: server

@@ -408,7 +408,7 @@ func connect(t *testing.T, c *Client, s *fakeServer, now *int32) {
 	step(t, c, s, *now, bg.UserCmd{})
 	*now += 10
 	if c.State() != Primed {
-		t.Fatalf("after the gamestate: %v (%v, %v)", c.State(), c.LastError(), c.dropReason)
+		t.Fatalf("after the gamestate: %v (%v, %v)", c.State(), c.LastError(), c.conn.dropReason)
 	}
 	s.sendSnapshot(1000, bg.PlayerState{CommandTime: 1000, ClientNum: 3}, nil, 0, 0)
 	step(t, c, s, *now, bg.UserCmd{})

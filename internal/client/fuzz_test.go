@@ -65,17 +65,17 @@ func FuzzServerPacket(f *testing.F) {
 		c.resetConnection()
 		c.state = Disconnected
 		c.Connect(addr)
-		c.ch = netchan.New(c.out, addr, netchan.ClientSide, c.qport)
-		c.ch.Encode = c.encode
+		c.conn.ch = netchan.New(c.out, addr, netchan.ClientSide, c.qport)
+		c.conn.ch.Encode = c.encode
 		c.applyShownet()
 		c.state = Connected
-		c.scramble = scramble
+		c.conn.scramble = scramble
 		c.packetEvent(addr, p)
 		c.Frame(time.Duration(c.realtime+16)*time.Millisecond, bg.UserCmd{})
-		if c.parseEntNum < 0 || c.serverCommandSequence < 0 && c.state != Disconnected {
-			t.Fatalf("broken state: %d entities, command %d", c.parseEntNum, c.serverCommandSequence)
+		if c.active.parseEntNum < 0 || c.conn.serverCommandSequence < 0 && c.state != Disconnected {
+			t.Fatalf("broken state: %d entities, command %d", c.active.parseEntNum, c.conn.serverCommandSequence)
 		}
-		if n, _ := c.CurrentSnapshotNumber(); n != 0 && !c.snap.valid {
+		if n, _ := c.CurrentSnapshotNumber(); n != 0 && !c.active.snap.valid {
 			t.Fatal("current snapshot not valid")
 		}
 	})

@@ -40,8 +40,8 @@ func TestGetchallengeCarriesClientChallenge(t *testing.T) {
 		t.Fatalf("%d getchallenge packets, want 2", len(s.oobs))
 	}
 	first := clientChallengeOf(t, s.oobs[0])
-	if first <= 0 || first != c.clientChallenge || clientChallengeOf(t, s.oobs[1]) != first {
-		t.Fatalf("client challenges %q, client has %d", s.oobs, c.clientChallenge)
+	if first <= 0 || first != c.conn.clientChallenge || clientChallengeOf(t, s.oobs[1]) != first {
+		t.Fatalf("client challenges %q, client has %d", s.oobs, c.conn.clientChallenge)
 	}
 	for i, n := range s.getchLens {
 		if n < oob.MinChallengeRequestLen {
@@ -71,7 +71,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		wantDrop string
 	}{
 		{name: "challengeResponse with another client challenge", state: Connecting,
-			text:    func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.clientChallenge^1) },
+			text:    func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.conn.clientChallenge^1) },
 			refused: 1, want: Connecting},
 		{name: "challengeResponse with client challenge 0", state: Connecting,
 			text:    func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, 0) },
@@ -81,14 +81,14 @@ func TestHandshakeRefusals(t *testing.T) {
 			refused: 1, want: Connecting},
 		{name: "challengeResponse from another address", state: Connecting,
 			from:    func(*fakeServer) netip.AddrPort { return other },
-			text:    func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.clientChallenge) },
+			text:    func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.conn.clientChallenge) },
 			foreign: 1, want: Connecting},
 		{name: "challengeResponse that fits", state: Connecting,
-			text: func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.clientChallenge) },
+			text: func(c *Client, s *fakeServer) string { return oob.FormatChallengeResponse(5, c.conn.clientChallenge) },
 			want: Challenging},
 		{name: "challengeResponse of another protocol", state: Connecting,
 			text: func(c *Client, s *fakeServer) string {
-				return "challengeResponse 5 " + strconv.Itoa(int(c.clientChallenge)) + " 68"
+				return "challengeResponse 5 " + strconv.Itoa(int(c.conn.clientChallenge)) + " 68"
 			},
 			want: Disconnected, wantDrop: "uses protocol 68, this client " + strconv.Itoa(proto.Version)},
 		{name: "connectResponse without challenge", state: Challenging,

@@ -34,14 +34,14 @@ func (c *Client) AddReliableCommand(text string) error {
 	}
 	// The ring must keep the acknowledged command too: the server
 	// scrambles with its text.
-	if n := c.reliableSequence - c.reliableAcknowledge; n >= proto.MaxReliableCommands-1 {
+	if n := c.conn.reliableSequence - c.conn.reliableAcknowledge; n >= proto.MaxReliableCommands-1 {
 		c.stats.CommandsRefused++
 		return fmt.Errorf("%w (%d waiting)", ErrCommandRingFull, n)
 	}
-	if c.reliableBytes+len(text)+commandFraming > MaxUnackedCommandBytes {
+	if c.conn.reliableBytes+len(text)+commandFraming > MaxUnackedCommandBytes {
 		c.stats.CommandsRefused++
 		return fmt.Errorf("%w (%d bytes waiting, %d more would pass %d)", ErrCommandRingFull,
-			c.reliableBytes, len(text)+commandFraming, MaxUnackedCommandBytes)
+			c.conn.reliableBytes, len(text)+commandFraming, MaxUnackedCommandBytes)
 	}
 	c.addCommand(text)
 	return nil
@@ -49,24 +49,26 @@ func (c *Client) AddReliableCommand(text string) error {
 
 // addCommand appends text to the reliable ring without checks.
 func (c *Client) addCommand(text string) {
-	c.reliableSequence++
-	c.reliableCommands[c.reliableSequence&(proto.MaxReliableCommands-1)] = text
-	c.reliableBytes += len(text) + commandFraming
+	c.conn.reliableSequence++
+	c.conn.reliableCommands[c.conn.reliableSequence&(proto.MaxReliableCommands-1)] = text
+	c.conn.reliableBytes += len(text) + commandFraming
 	c.stats.CommandsSent++
 }
 
 // recountReliable recomputes the bytes of the unacknowledged commands.
 func (c *Client) recountReliable() {
 	n := 0
-	for i := c.reliableAcknowledge + 1; i <= c.reliableSequence; i++ {
-		n += len(c.reliableCommands[i&(proto.MaxReliableCommands-1)]) + commandFraming
+	for i := c.conn.reliableAcknowledge + 1; i <= c.conn.reliableSequence; i++ {
+		n += len(c.conn.reliableCommands[i&(proto.MaxReliableCommands-1)]) + commandFraming
 	}
-	c.reliableBytes = n
+	c.conn.reliableBytes = n
 }
 
 // ReliablePending returns how many reliable commands wait for the
 // server's acknowledgement.
-func (c *Client) ReliablePending() int { return int(c.reliableSequence - c.reliableAcknowledge) }
+func (c *Client) ReliablePending() int {
+	return int(c.conn.reliableSequence - c.conn.reliableAcknowledge)
+}
 
 // createCmd stores the frame's input as the next usercmd, stamped with
 // the render time (CL_CreateNewCommands). Nothing is stored before the
@@ -75,9 +77,9 @@ func (c *Client) createCmd(input bg.UserCmd) {
 	if c.state < Primed {
 		return
 	}
-	c.cmdNumber++
-	input.ServerTime = c.serverTime
-	c.cmds[c.cmdNumber&CmdMask] = input
+	c.active.cmdNumber++
+	input.ServerTime = c.active.serverTime
+	c.active.cmds[c.active.cmdNumber&CmdMask] = input
 }
 
 // sendCmd sends a usercmd packet if one is due (CL_SendCmd).
@@ -98,9 +100,9 @@ const ConnectedPacketMsec = 100
 // gamestate, one packet every ConnectedPacketMsec.
 func (c *Client) readyToSend() bool {
 	if c.state != Active && c.state != Primed {
-		return c.realtime-c.lastPacketSent >= ConnectedPacketMsec
+		return c.realtime-c.conn.lastPacketSent >= ConnectedPacketMsec
 	}
-	last := &c.outPackets[(int32(c.ch.OutgoingSequence())-1)&proto.PacketMask]
+	last := &c.active.outPackets[(int32(c.conn.ch.OutgoingSequence())-1)&proto.PacketMask]
 	return c.realtime-last.realtime >= int32(1000/c.cfg.MaxPackets)
 }
 
@@ -111,32 +113,32 @@ func (c *Client) writePacket() {
 	w := &c.w
 	w.Reset(c.wbuf[:], msg.Huffman)
 	proto.WriteClientHeader(w, proto.ClientHeader{
-		ServerID:            c.serverID,
-		MessageAcknowledge:  c.serverMessageSequence,
-		ReliableAcknowledge: c.serverCommandSequence,
+		ServerID:            c.active.serverID,
+		MessageAcknowledge:  c.conn.serverMessageSequence,
+		ReliableAcknowledge: c.conn.serverCommandSequence,
 	})
-	for i := c.reliableAcknowledge + 1; i <= c.reliableSequence; i++ {
-		proto.WriteClientCommand(w, i, c.reliableCommands[i&(proto.MaxReliableCommands-1)])
+	for i := c.conn.reliableAcknowledge + 1; i <= c.conn.reliableSequence; i++ {
+		proto.WriteClientCommand(w, i, c.conn.reliableCommands[i&(proto.MaxReliableCommands-1)])
 	}
-	out := int32(c.ch.OutgoingSequence())
-	old := &c.outPackets[(out-1-int32(c.cfg.PacketDup))&proto.PacketMask]
-	count := c.cmdNumber - old.cmdNumber
+	out := int32(c.conn.ch.OutgoingSequence())
+	old := &c.active.outPackets[(out-1-int32(c.cfg.PacketDup))&proto.PacketMask]
+	count := c.active.cmdNumber - old.cmdNumber
 	if count > proto.MaxPacketUsercmds {
 		count = proto.MaxPacketUsercmds
 		c.stats.UsercmdsSkipped++
 	}
 	if count < 0 { // the ring was cleared by a new gamestate
-		count = min(c.cmdNumber, proto.MaxPacketUsercmds)
+		count = min(c.active.cmdNumber, proto.MaxPacketUsercmds)
 	}
 	if count > 0 {
 		// Ask for a full snapshot when the last message brought none we
 		// could use as a delta base.
-		noDelta := c.cfg.NoDelta || c.lastValid == 0 || c.serverMessageSequence != c.lastValid
-		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(c.serverMessageSequence),
-			c.serverCommands[c.serverCommandSequence&(proto.MaxReliableCommands-1)])
+		noDelta := c.cfg.NoDelta || c.active.lastValid == 0 || c.conn.serverMessageSequence != c.active.lastValid
+		key := proto.UsercmdKey(uint32(c.conn.gs.ChecksumFeed), uint32(c.conn.serverMessageSequence),
+			c.conn.serverCommands[c.conn.serverCommandSequence&(proto.MaxReliableCommands-1)])
 		cmds := c.moveBuf[:count]
 		for i := range cmds {
-			cmds[i] = c.cmds[(c.cmdNumber-count+1+int32(i))&CmdMask]
+			cmds[i] = c.active.cmds[(c.active.cmdNumber-count+1+int32(i))&CmdMask]
 		}
 		proto.WriteMove(w, key, cmds, noDelta)
 		c.stats.Usercmds += uint64(count)
@@ -150,19 +152,19 @@ func (c *Client) writePacket() {
 		c.fail(fmt.Errorf("client: usercmd packet: %w", w.Err()))
 		return
 	}
-	p := &c.outPackets[out&proto.PacketMask]
+	p := &c.active.outPackets[out&proto.PacketMask]
 	p.realtime = c.realtime
-	p.cmdNumber = c.cmdNumber
+	p.cmdNumber = c.active.cmdNumber
 	p.serverTime = 0
-	if c.cmdNumber > 0 {
-		p.serverTime = c.cmds[c.cmdNumber&CmdMask].ServerTime
+	if c.active.cmdNumber > 0 {
+		p.serverTime = c.active.cmds[c.active.cmdNumber&CmdMask].ServerTime
 	}
-	c.lastPacketSent = c.realtime
+	c.conn.lastPacketSent = c.realtime
 	c.stats.UsercmdPackets++
-	if err := c.ch.Transmit(w.Bytes()); err != nil {
+	if err := c.conn.ch.Transmit(w.Bytes()); err != nil {
 		c.fail(err)
 	}
-	if err := c.ch.Flush(); err != nil {
+	if err := c.conn.ch.Flush(); err != nil {
 		c.fail(err)
 	}
 }

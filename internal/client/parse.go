@@ -27,14 +27,14 @@ func (c *Client) packetEvent(from netip.AddrPort, p []byte) {
 		c.connectionless(from, p)
 		return
 	}
-	if c.state < Connected || c.ch == nil || from != c.ch.Remote() {
+	if c.state < Connected || c.conn.ch == nil || from != c.conn.ch.Remote() {
 		c.stats.Foreign++ // not from the server, or not a sequenced packet for us yet
 		if c.cfg.ShowPackets {
 			c.logf("recv %4d : from %v, ignored", len(p), from)
 		}
 		return
 	}
-	body, ok, err := c.ch.Process(p)
+	body, ok, err := c.conn.ch.Process(p)
 	if err != nil {
 		c.fail(err)
 		return
@@ -42,12 +42,12 @@ func (c *Client) packetEvent(from netip.AddrPort, p []byte) {
 	if !ok {
 		return // duplicate, out of order, or a fragment
 	}
-	seq := c.ch.IncomingSequence()
+	seq := c.conn.ch.IncomingSequence()
 	c.stats.Messages++
-	c.stats.SnapshotsDropped += uint64(c.ch.Dropped())
-	c.graph.message(c.realtime, c.ch.Dropped())
-	c.serverMessageSequence = int32(seq)
-	c.lastPacketTime = c.realtime
+	c.stats.SnapshotsDropped += uint64(c.conn.ch.Dropped())
+	c.graph.message(c.realtime, c.conn.ch.Dropped())
+	c.conn.serverMessageSequence = int32(seq)
+	c.conn.lastPacketTime = c.realtime
 	c.parseServerMessage(body, seq)
 }
 
@@ -65,7 +65,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		c.fail(err)
 		return
 	}
-	if c.state == Disconnected || from != c.serverAddr {
+	if c.state == Disconnected || from != c.conn.serverAddr {
 		c.stats.Foreign++
 		return
 	}
@@ -80,7 +80,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 			c.fail(err)
 			return
 		}
-		if clientCh != c.clientChallenge {
+		if clientCh != c.conn.clientChallenge {
 			// Not the answer to our getchallenge: forged, or meant for
 			// an earlier attempt. A server that does not echo the client
 			// challenge (0) cannot be told from a forger.
@@ -88,14 +88,14 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 			return
 		}
 		if protocol != 0 && protocol != proto.Version {
-			c.drop(DropError, "server "+c.serverAddr.String()+" uses protocol "+strconv.Itoa(int(protocol))+
+			c.drop(DropError, "server "+c.conn.serverAddr.String()+" uses protocol "+strconv.Itoa(int(protocol))+
 				", this client "+strconv.Itoa(proto.Version))
 			return
 		}
-		c.challenge = ch
-		c.challenges++
-		c.connectPackets = 0
-		c.resendNow = true
+		c.conn.challenge = ch
+		c.conn.challenges++
+		c.conn.connectPackets = 0
+		c.conn.resendNow = true
 		c.setState(Challenging)
 	case strings.EqualFold(cmd, oob.CmdConnectResponse):
 		if c.state != Challenging {
@@ -106,16 +106,16 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 			c.fail(err)
 			return
 		}
-		if !ok || ch != c.challenge {
+		if !ok || ch != c.conn.challenge {
 			c.stats.HandshakeRefused++ // the answer to another connect, or forged
 			return
 		}
-		c.ch = netchan.New(c.out, from, netchan.ClientSide, c.qport)
-		c.ch.Encode = c.encode
+		c.conn.ch = netchan.New(c.out, from, netchan.ClientSide, c.qport)
+		c.conn.ch.Encode = c.encode
 		c.applyShownet()
-		c.lastPacketTime = c.realtime
-		c.lastPacketSent = c.realtime - 10000 // send the first packet now
-		c.connectPackets = 0
+		c.conn.lastPacketTime = c.realtime
+		c.conn.lastPacketSent = c.realtime - 10000 // send the first packet now
+		c.conn.connectPackets = 0
 		c.setState(Connected)
 	case strings.EqualFold(cmd, oob.CmdPrint):
 		msg, err := oob.ParsePrint(text)
@@ -123,7 +123,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 			c.fail(err)
 			return
 		}
-		c.serverMessage = strings.TrimSpace(msg)
+		c.conn.serverMessage = strings.TrimSpace(msg)
 		if c.Hooks.Print != nil {
 			c.Hooks.Print(msg)
 		}
@@ -137,12 +137,12 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		// The server does not know this client. Anyone can forge the
 		// address, so believe it only if the server has been silent
 		// for a while (Quake III waited 3 s too).
-		if c.realtime-c.lastPacketTime < 3000 {
+		if c.realtime-c.conn.lastPacketTime < 3000 {
 			return
 		}
 		reason := "server disconnected"
-		if c.serverMessage != "" {
-			reason += ": " + c.serverMessage
+		if c.conn.serverMessage != "" {
+			reason += ": " + c.conn.serverMessage
 		}
 		c.drop(DropError, reason)
 	}
@@ -150,8 +150,8 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 
 // encode scrambles an outgoing message when the server wants it.
 func (c *Client) encode(_ uint32, m []byte) {
-	if c.scramble {
-		proto.ScrambleClientMessage(m, uint32(c.challenge), c.serverCommands[c.serverCommandSequence&(proto.MaxReliableCommands-1)])
+	if c.conn.scramble {
+		proto.ScrambleClientMessage(m, uint32(c.conn.challenge), c.conn.serverCommands[c.conn.serverCommandSequence&(proto.MaxReliableCommands-1)])
 	}
 }
 
@@ -211,24 +211,24 @@ func (h *serverHandler) ReliableAcknowledge(seq uint32, ack int32, body []byte) 
 	if c.playback {
 		return false, h.goOn()
 	}
-	if ack > c.reliableSequence || c.reliableSequence-ack >= proto.MaxReliableCommands {
-		return false, fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.reliableSequence)
+	if ack > c.conn.reliableSequence || c.conn.reliableSequence-ack >= proto.MaxReliableCommands {
+		return false, fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.conn.reliableSequence)
 	}
-	if c.scramble {
-		proto.ScrambleServerMessage(body, uint32(c.challenge), seq, c.reliableCommands[ack&(proto.MaxReliableCommands-1)])
+	if c.conn.scramble {
+		proto.ScrambleServerMessage(body, uint32(c.conn.challenge), seq, c.conn.reliableCommands[ack&(proto.MaxReliableCommands-1)])
 	}
-	if ack > c.reliableAcknowledge {
-		c.reliableAcknowledge = ack
+	if ack > c.conn.reliableAcknowledge {
+		c.conn.reliableAcknowledge = ack
 		c.recountReliable()
 	}
-	return c.scramble, h.goOn()
+	return c.conn.scramble, h.goOn()
 }
 
 // ServerCommand checks a reliable command against the window and runs
 // it.
 func (h *serverHandler) ServerCommand(seq int32, text string) error {
 	c := (*Client)(h)
-	if err := proto.CheckCommandWindow(seq, c.serverCommandSequence); err != nil {
+	if err := proto.CheckCommandWindow(seq, c.conn.serverCommandSequence); err != nil {
 		return err
 	}
 	c.serverCommand(seq, text)
@@ -239,7 +239,7 @@ func (h *serverHandler) ServerCommand(seq int32, text string) error {
 func (h *serverHandler) GamestateBuffer() *proto.Gamestate {
 	c := (*Client)(h)
 	c.clearState()
-	return &c.gs
+	return &c.conn.gs
 }
 
 // Gamestate takes a gamestate.
@@ -269,16 +269,16 @@ func (h *serverHandler) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, er
 // serverCommand stores and executes a reliable server command, once
 // (CL_ParseCommandString and CL_GetServerCommand).
 func (c *Client) serverCommand(seq int32, text string) {
-	if seq <= c.serverCommandSequence {
+	if seq <= c.conn.serverCommandSequence {
 		return // already executed
 	}
-	if seq > c.serverCommandSequence+1 {
+	if seq > c.conn.serverCommandSequence+1 {
 		// Reliability forbids this: every unacknowledged command rides
 		// in every message. Count it so tests can insist on zero.
-		c.stats.ServerCommandGaps += uint64(seq - c.serverCommandSequence - 1)
+		c.stats.ServerCommandGaps += uint64(seq - c.conn.serverCommandSequence - 1)
 	}
-	c.serverCommandSequence = seq
-	c.serverCommands[seq&(proto.MaxReliableCommands-1)] = text
+	c.conn.serverCommandSequence = seq
+	c.conn.serverCommands[seq&(proto.MaxReliableCommands-1)] = text
 	// A slot may carry several commands (proto.CommandSeparator): each
 	// runs, and reaches the hook, on its own.
 	for cmd := range proto.SplitCommands(text) {
@@ -301,7 +301,7 @@ func (c *Client) execute(text string) {
 	a.Tokenize(text)
 	switch a.Argv(0) {
 	case "cs", "bcs0", "bcs1", "bcs2":
-		i, v, done, err := proto.ConfigstringChange(a, &c.bcs)
+		i, v, done, err := proto.ConfigstringChange(a, &c.conn.bcs)
 		if err != nil {
 			c.fail(err)
 			return
@@ -318,14 +318,14 @@ func (c *Client) execute(text string) {
 	case "map_restart":
 		// The commands made before the restart must not be predicted
 		// on the restarted map.
-		c.cmds = [CmdBackup]bg.UserCmd{}
+		c.active.cmds = [CmdBackup]bg.UserCmd{}
 	}
 }
 
 // setConfigstring changes configstring i, which proto.ConfigstringChange
 // checked (CL_ConfigstringModified).
 func (c *Client) setConfigstring(i int, v string) {
-	c.gs.Configstrings[i] = v
+	c.conn.gs.Configstrings[i] = v
 	if i == bg.CSSystemInfo {
 		c.systemInfoChanged()
 	}
@@ -334,39 +334,39 @@ func (c *Client) setConfigstring(i int, v string) {
 // systemInfoChanged reads the settings both sides share from the
 // systeminfo configstring (CL_SystemInfoChanged).
 func (c *Client) systemInfoChanged() {
-	c.serverID, c.scramble = proto.ParseSystemInfo(c.gs.Configstrings[bg.CSSystemInfo])
+	c.active.serverID, c.conn.scramble = proto.ParseSystemInfo(c.conn.gs.Configstrings[bg.CSSystemInfo])
 }
 
-// parseGamestate takes the gamestate read into c.gs, loads its map and
+// parseGamestate takes the gamestate read into c.conn.gs, loads its map and
 // primes the client (CL_ParseGamestate), or handles the error that
 // stopped its reading. A non-nil result ends the message.
 func (c *Client) parseGamestate(err error) error {
 	if err != nil {
 		// The server sends it again when we acknowledge this message
 		// without its server id.
-		c.gs.Reset()
+		c.conn.gs.Reset()
 		if c.state > Connected {
 			c.setState(Connected)
 		}
 		return err
 	}
 	c.stats.Gamestates++
-	c.connectPackets = 0
-	if c.gs.CommandSequence > c.serverCommandSequence {
-		c.serverCommandSequence = c.gs.CommandSequence
+	c.conn.connectPackets = 0
+	if c.conn.gs.CommandSequence > c.conn.serverCommandSequence {
+		c.conn.serverCommandSequence = c.conn.gs.CommandSequence
 	}
 	c.systemInfoChanged()
-	name := oob.ValueForKey(c.gs.Configstrings[bg.CSServerInfo], "mapname")
+	name := oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	m, err := c.loadMap(name)
 	if err != nil {
 		c.drop(DropError, "cannot load the server's map: "+err.Error())
 		return errStop
 	}
-	if err := m.VerifyChecksum(c.gs.Configstrings[bg.CSMapChecksum]); err != nil {
+	if err := m.VerifyChecksum(c.conn.gs.Configstrings[bg.CSMapChecksum]); err != nil {
 		c.drop(DropError, "refusing the server's map: "+err.Error())
 		return errStop
 	}
-	c.world = m
+	c.active.world = m
 	c.newGamestate = true
 	c.setState(Primed)
 	return nil
@@ -392,7 +392,7 @@ func (c *Client) loadMap(name string) (*tilemap.Map, error) {
 // index into the parse entity ring whose MaxSnapshotEntities slots are
 // contiguous in the ring.
 func (c *Client) entityRegion() (first int64, phys int) {
-	first = c.parseEntNum
+	first = c.active.parseEntNum
 	phys = int(first % MaxParseEntities)
 	if phys+proto.MaxSnapshotEntities > MaxParseEntities {
 		first += int64(MaxParseEntities - phys)
@@ -411,9 +411,9 @@ func (c *Client) entities(s *snapshot) []bg.EntityState {
 // CL_ParseSnapshot does before reading the body, and where its entities
 // go; parseSnapshot takes the snapshot read.
 func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
-	messageNum := c.serverMessageSequence
+	messageNum := c.conn.serverMessageSequence
 	first, phys := c.entityRegion()
-	b := proto.SnapshotBase{Header: sh, Base: -1, Baselines: &c.gs.Baselines, IntoPS: &c.ps,
+	b := proto.SnapshotBase{Header: sh, Base: -1, Baselines: &c.conn.gs.Baselines, IntoPS: &c.ps,
 		Out: c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]}
 	if sh.DeltaNum == 0 {
 		b.Valid = true
@@ -421,7 +421,7 @@ func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 	}
 	h := &b.Header
 	b.Base = messageNum - int32(h.DeltaNum)
-	o := &c.snapshots[b.Base&proto.PacketMask]
+	o := &c.active.snapshots[b.Base&proto.PacketMask]
 	if o.valid && o.messageNum == b.Base {
 		// The time may have come as an increment from the base's; if
 		// the base is gone the snapshot is thrown away and its time
@@ -444,7 +444,7 @@ func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 // (CL_ParseSnapshot).
 func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 	h := &b.Header
-	messageNum := c.serverMessageSequence
+	messageNum := c.conn.serverMessageSequence
 	deltaNum, valid, fromEnts := b.Base, b.Valid, b.Entities
 	first, _ := c.entityRegion()
 	size := (c.r.BitPos() + c.r.RemainingBits()) / 8
@@ -470,16 +470,16 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 
 	// Slots between the last valid snapshot and this one hold older
 	// snapshots that must not be taken for bases of later deltas.
-	from := c.lastValid + 1
+	from := c.active.lastValid + 1
 	if messageNum-from >= proto.PacketBackup {
 		from = messageNum - (proto.PacketBackup - 1)
 	}
 	for n := from; n < messageNum; n++ {
-		c.snapshots[n&proto.PacketMask].valid = false
-		c.snapshots[n&proto.PacketMask].usable = false
+		c.active.snapshots[n&proto.PacketMask].valid = false
+		c.active.snapshots[n&proto.PacketMask].usable = false
 	}
 
-	s := &c.snapshots[messageNum&proto.PacketMask]
+	s := &c.active.snapshots[messageNum&proto.PacketMask]
 	*s = snapshot{
 		valid:       true,
 		messageNum:  messageNum,
@@ -487,13 +487,13 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 		serverTime:  h.ServerTime,
 		flags:       int32(h.Flags),
 		ping:        c.ping(c.ps.CommandTime),
-		serverCmd:   c.serverCommandSequence,
+		serverCmd:   c.conn.serverCommandSequence,
 		firstEntity: first,
 		numEntities: len(ents),
 		ps:          c.ps,
 	}
-	c.parseEntNum = first + int64(len(ents))
-	c.lastValid = messageNum
+	c.active.parseEntNum = first + int64(len(ents))
+	c.active.lastValid = messageNum
 
 	c.stats.Snapshots++
 	if h.DeltaNum == 0 {
@@ -516,12 +516,12 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 	}
 	// A snapshot must move time forward to be shown: a duplicate time
 	// would make an interpolation fraction divide by zero.
-	if c.snap.valid && h.ServerTime <= c.snap.serverTime {
+	if c.active.snap.valid && h.ServerTime <= c.active.snap.serverTime {
 		c.stats.SnapshotsStale++
 	} else {
 		s.usable = true
-		c.snap = *s
-		c.newSnapshots = true
+		c.active.snap = *s
+		c.active.newSnapshots = true
 	}
 	if c.Hooks.Snapshot != nil {
 		c.Hooks.Snapshot(info, &s.ps, ents)
@@ -531,12 +531,12 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 // ping returns the time since the newest usercmd packet whose newest
 // command the server had executed by commandTime, or -1.
 func (c *Client) ping(commandTime int32) int32 {
-	if c.ch == nil {
+	if c.conn.ch == nil {
 		return -1
 	}
-	out := int32(c.ch.OutgoingSequence())
+	out := int32(c.conn.ch.OutgoingSequence())
 	for i := int32(0); i < proto.PacketBackup; i++ {
-		p := &c.outPackets[(out-1-i)&proto.PacketMask]
+		p := &c.active.outPackets[(out-1-i)&proto.PacketMask]
 		if p.serverTime > 0 && commandTime >= p.serverTime {
 			return c.realtime - p.realtime
 		}

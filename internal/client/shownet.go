@@ -56,13 +56,13 @@ func (c *Client) initShownet() {
 
 // applyShownet gives the channel its packet trace when showpackets is on.
 func (c *Client) applyShownet() {
-	if c.ch == nil {
+	if c.conn.ch == nil {
 		return
 	}
 	if c.cfg.ShowPackets {
-		c.ch.Trace = c.shownet.packetFn
+		c.conn.ch.Trace = c.shownet.packetFn
 	} else {
-		c.ch.Trace = nil
+		c.conn.ch.Trace = nil
 	}
 }
 

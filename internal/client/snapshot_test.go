@@ -218,7 +218,7 @@ func checkUsablePairs(t *testing.T, c *Client) {
 	cur, _ := c.CurrentSnapshotNumber()
 	prev := int32(-1 << 30)
 	for n := cur - proto.PacketBackup + 1; n <= cur; n++ {
-		sn := &c.snapshots[n&proto.PacketMask]
+		sn := &c.active.snapshots[n&proto.PacketMask]
 		if n <= 0 || !sn.usable || sn.messageNum != n {
 			continue
 		}
@@ -259,8 +259,8 @@ func TestParseEntityRingWraps(t *testing.T) {
 	if bad != 0 || c.Stats().SnapshotsInvalid != 0 {
 		t.Fatalf("%d wrong, stats %+v", bad, c.Stats())
 	}
-	if c.parseEntNum < 300*200 {
-		t.Fatalf("ring did not wrap: %d", c.parseEntNum)
+	if c.active.parseEntNum < 300*200 {
+		t.Fatalf("ring did not wrap: %d", c.active.parseEntNum)
 	}
 	// 200 entities a snapshot: only 40 snapshots fit in the ring, so a
 	// base 31 messages back still fits, but not after 45 more.

@@ -33,16 +33,16 @@ func TestAdjustTimeDeltaRegimes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Client{}
 			c.realtime = 10000
-			c.serverTimeDelta = tc.delta
-			c.snap.serverTime = c.realtime + tc.snapOffset
-			c.newSnapshots = true
-			c.extrapolated = tc.extrapolated
+			c.active.serverTimeDelta = tc.delta
+			c.active.snap.serverTime = c.realtime + tc.snapOffset
+			c.active.newSnapshots = true
+			c.active.extrapolated = tc.extrapolated
 			c.adjustTimeDelta()
-			if c.serverTimeDelta != tc.want || c.stats.TimeResets != tc.resets || c.stats.TimeFastAdjusts != tc.fast {
+			if c.active.serverTimeDelta != tc.want || c.stats.TimeResets != tc.resets || c.stats.TimeFastAdjusts != tc.fast {
 				t.Fatalf("delta %d (resets %d, halvings %d), want %d (%d, %d)",
-					c.serverTimeDelta, c.stats.TimeResets, c.stats.TimeFastAdjusts, tc.want, tc.resets, tc.fast)
+					c.active.serverTimeDelta, c.stats.TimeResets, c.stats.TimeFastAdjusts, tc.want, tc.resets, tc.fast)
 			}
-			if c.newSnapshots || (tc.extrapolated && tc.resets+tc.fast == 0 && c.extrapolated) {
+			if c.active.newSnapshots || (tc.extrapolated && tc.resets+tc.fast == 0 && c.active.extrapolated) {
 				t.Fatal("flags not cleared")
 			}
 		})

@@ -10,36 +10,19 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/bg/tilemap"
-	"tremor/cgame"
-	"tremor/game/bot"
 	"tremor/internal/client"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
 
-// player is one headless client: engine, cgame, bot, chat and counters.
+// player is one headless client: the engine (which runs the cgame), the
+// bot that plays it, chat and counters.
 type player struct {
 	r    *Runner
 	i    int
 	name string
 	c    *client.Client
-	cg   *cgame.CGame
-	gs   uint64 // the client's gamestate count cg was made for
-	// gsAt is the client's real time when cg was made: usercmds sent
-	// across a map change carry the old server id and are never run by
-	// the server, so the prediction may differ for a moment after.
-	gsAt int32
-
-	bot      *bot.Bot
-	botMap   *tilemap.Map
-	cmd      bg.UserCmd // the bot's latest decision
-	nextBot  int32      // client realtime of the next think
-	view     bot.View
-	players  []bot.PlayerInfo
-	items    []bot.ItemInfo
-	itemSeen [1024]int16 // index+1 into items by entity number
-	snap     cgame.Snapshot
+	bot  botDriver // the bot's input (bot.go)
 
 	liveSeen uint64
 	settled  bool
@@ -52,7 +35,7 @@ type player struct {
 	recv        []chatFrom // by sender index
 
 	started, stopped time.Duration
-	cgStats          cgameTotals
+	cgStats          cgameTotals // the engine's cgames (cgame.go)
 }
 
 // chatFrom tracks the lines received from one sender.
@@ -62,23 +45,6 @@ type chatFrom struct {
 	next     int // line expected next
 	dup, ooo int
 }
-
-// cgameTotals accumulates the stats of the CGames of successive levels.
-// cgame tells misses of the shared movement code from corrections the
-// server explains (a hit, a push, a death); a miss within a second of a
-// new gamestate is a correction too, since the commands sent across the
-// level change never ran.
-type cgameTotals struct {
-	misses, corrections  int
-	settled              int // of the misses, those right after a gamestate
-	errorMax             float64
-	frames, extrapolated int
-}
-
-// gamestateSettle is how long after a new gamestate a prediction
-// difference counts as a correction: the commands the client sent while
-// the level changed were never run by the server.
-const gamestateSettle = 1000 // ms
 
 func newPlayer(r *Runner, i int, conn netchan.Conn) *player {
 	cfg := r.cfg.Client
@@ -91,6 +57,7 @@ func newPlayer(r *Runner, i int, conn netchan.Conn) *player {
 	if cfg.Logf == nil {
 		cfg.Logf = p.logf
 	}
+	cfg.CGame = r.cfg.CGame
 	p.c = client.New(conn, cfg)
 	p.c.Hooks = client.Hooks{
 		StateChange:   p.stateChange,
@@ -120,9 +87,9 @@ func (p *player) run(ctx context.Context) {
 	for {
 		p.applyLive()
 		now := r.now()
-		p.c.Frame(now, p.input())
+		p.c.Frame(now, p.bot.input(p))
 		p.record()
-		p.cgameFrame()
+		p.cgStats.follow(p.c)
 		p.chat(now)
 		if p.c.State() == client.Disconnected {
 			break
@@ -163,7 +130,7 @@ func (p *player) finish() {
 		p.r.settle()
 	}
 	p.stopped = p.r.now()
-	p.takeCGameStats()
+	p.cgStats.take()
 	p.c.Close()
 }
 
@@ -174,7 +141,7 @@ func (p *player) applyLive() {
 		if cfg := p.r.live.Load(); cfg != nil {
 			c := *cfg
 			old := p.c.Config()
-			c.Name, c.Seed = old.Name, old.Seed
+			c.Name, c.Seed, c.CGame = old.Name, old.Seed, old.CGame
 			if c.Logf == nil {
 				c.Logf = old.Logf
 			}
@@ -293,118 +260,4 @@ func (p *player) chat(now time.Duration) {
 	}
 	p.chatSent++
 	p.r.log.chatSent(now, p.i, text)
-}
-
-// cgameFrame runs prediction and interpolation for the frame.
-func (p *player) cgameFrame() {
-	c := p.c
-	if c.State() < client.Primed || c.Map() == nil {
-		return
-	}
-	if st := c.Stats(); p.cg == nil || st.Gamestates != p.gs {
-		p.takeCGameStats()
-		p.gs = st.Gamestates
-		p.cg = cgame.New(c, c.Map(), p.r.cfg.CGame)
-		p.gsAt = c.Realtime()
-		p.cg.SetServerCommandSequence(c.GamestateCommandSequence())
-	}
-	if c.State() != client.Active {
-		return
-	}
-	before := p.cg.Stats.PredictionMisses
-	p.cg.Frame(c.Realtime())
-	if d := p.cg.Stats.PredictionMisses - before; d > 0 && c.Realtime()-p.gsAt < gamestateSettle {
-		p.cgStats.settled += d
-	}
-}
-
-// takeCGameStats adds the current CGame's counters to the totals.
-func (p *player) takeCGameStats() {
-	if p.cg == nil {
-		return
-	}
-	s := &p.cg.Stats
-	p.cgStats.misses += s.PredictionMisses
-	p.cgStats.corrections += s.PredictionCorrections
-	p.cgStats.errorMax = max(p.cgStats.errorMax, s.PredictionErrorMax)
-	p.cgStats.frames += s.Frames
-	p.cgStats.extrapolated += s.FramesExtrapolated
-	p.cg = nil
-}
-
-// input returns the bot's command for this frame, thinking again every
-// bot.FrameMsec of client time.
-func (p *player) input() bg.UserCmd {
-	c := p.c
-	if c.State() != client.Active || c.Map() == nil {
-		return bg.UserCmd{}
-	}
-	if p.bot == nil || p.botMap != c.Map() {
-		p.botMap = c.Map()
-		nav := bot.NewNav(c.Map(), nil)
-		p.bot = bot.New(p.name, p.r.cfg.BotSkill, seedFor(p.r.cfg.Seed^0xb07, p.i), nav)
-		p.items = p.items[:0]
-		p.itemSeen = [1024]int16{}
-		p.nextBot = 0
-	}
-	now := c.Realtime()
-	if p.nextBot != 0 && now < p.nextBot {
-		return p.cmd
-	}
-	p.nextBot = now + bot.FrameMsec
-	if !p.buildView() {
-		return p.cmd
-	}
-	p.cmd = p.bot.Think(&p.view)
-	return p.cmd
-}
-
-// buildView fills the bot's view from the newest snapshot and the
-// predicted player state.
-func (p *player) buildView() bool {
-	c := p.c
-	num, _ := c.CurrentSnapshotNumber()
-	if !c.GetSnapshot(num, &p.snap) {
-		return false
-	}
-	s := &p.snap
-	self := &s.PS
-	if p.cg != nil && p.cg.Predicting {
-		self = &p.cg.Predicted
-	}
-	p.players = p.players[:0]
-	for k := range s.Entities {
-		e := &s.Entities[k]
-		switch e.EType {
-		case bg.ETPlayer:
-			if e.ClientNum == self.ClientNum {
-				continue
-			}
-			dead := e.EFlags&bg.EFDead != 0
-			health := int32(100)
-			if dead {
-				health = 0
-			}
-			team, _ := strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSPlayers+int(e.ClientNum)), "t"))
-			p.players = append(p.players, bot.PlayerInfo{
-				ClientNum: int(e.ClientNum), Origin: e.Pos.Base, Velocity: e.Pos.Delta,
-				Health: health, Dead: dead, Team: int32(team), Weapon: e.Weapon,
-			})
-		case bg.ETItem:
-			if e.Number < 0 || int(e.Number) >= len(p.itemSeen) {
-				continue
-			}
-			it := bot.ItemInfo{Entity: int(e.Number), Item: e.ModelIndex, Pos: e.Pos.Base,
-				Available: e.EFlags&bg.EFNoDraw == 0}
-			if k := p.itemSeen[e.Number]; k > 0 {
-				p.items[k-1] = it
-			} else {
-				p.items = append(p.items, it)
-				p.itemSeen[e.Number] = int16(len(p.items))
-			}
-		}
-	}
-	team, _ := strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSPlayers+int(self.ClientNum)), "t"))
-	p.view = bot.View{Time: c.ServerTime(), Self: self, Players: p.players, Items: p.items, Team: int32(team)}
-	return true
 }

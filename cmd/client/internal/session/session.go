@@ -1,7 +1,8 @@
 // Package session is the Tremor client without its window: the client
-// engine, its cgame, the cvars that drive them and, after a map command,
-// the server engine embedded in the same process. cmd/client drives it
-// once per frame and draws what it holds; tests drive it directly.
+// engine (which runs the cgame), the cvars that drive them and, after a
+// map command, the server engine embedded in the same process. cmd/client
+// drives it once per frame and draws what it holds; tests drive it
+// directly.
 //
 // The embedded server shares the client's console table (one console per
 // process, as in Quake III): its cvars and commands are the table's, so a
@@ -35,9 +36,9 @@ import (
 	"tremor/net/oob"
 )
 
-// Session is the game without the window: the client engine, its cgame
-// and, after +map, the embedded server it talks to over the loopback
-// netchan.
+// Session is the game without the window: the client engine (which runs
+// the cgame) and, after +map, the embedded server it talks to over the
+// loopback netchan.
 type Session struct {
 	t      *console.Table
 	stderr io.Writer
@@ -51,9 +52,7 @@ type Session struct {
 
 	c     *client.Client
 	pb    *client.Playback // a demo playing, instead of c
-	cg    *cgame.CGame
-	gs    uint64 // the engine's gamestate count cg was made for
-	cgcfg cgame.Config
+	cgcfg cgame.Config     // the engines' cgame settings (client.Config.CGame)
 
 	names     [bg.MaxClients]string
 	lastScore int32 // realtime of the last score request
@@ -79,8 +78,7 @@ func (s *Session) PlayDemo(path string) error {
 		path = p
 	}
 	s.Disconnect()
-	cfg := clientConfig(s.t, s.seed)
-	pb, err := client.OpenDemo(path, client.PlaybackConfig{Client: cfg, CGame: &s.cgcfg})
+	pb, err := client.OpenDemo(path, client.PlaybackConfig{Client: s.clientConfig(), CGame: &s.cgcfg})
 	if err != nil {
 		return fmt.Errorf("demo %s: %w", path, err)
 	}
@@ -225,8 +223,7 @@ func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
 	if s.c != nil {
 		s.c.Close()
 	}
-	s.cg, s.gs = nil, 0
-	s.c = client.New(conn, clientConfig(s.t, s.seed))
+	s.c = client.New(conn, s.clientConfig())
 	client.ApplyDemoCvars(s.c, s.t, s.dataDir)
 	s.c.Connect(addr)
 }
@@ -234,11 +231,19 @@ func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
 // ApplyConfig gives the engine the cvars' current values.
 func (s *Session) ApplyConfig() {
 	if s.c != nil {
-		s.c.SetConfig(clientConfig(s.t, s.seed))
+		s.c.SetConfig(s.clientConfig())
 	}
 }
 
-// Frame runs the engine and cgame for one client frame.
+// clientConfig returns the engine's settings: the cvars', and the cgame
+// the engine runs.
+func (s *Session) clientConfig() client.Config {
+	cfg := clientConfig(s.t, s.seed)
+	cfg.CGame = &s.cgcfg
+	return cfg
+}
+
+// Frame runs the engine, and with it the cgame, for one client frame.
 func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 	s.serverFrame()
 	if s.pb != nil {
@@ -250,18 +255,9 @@ func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 		return
 	}
 	c.Frame(now, cmd)
-	if c.State() < client.Primed || c.Map() == nil {
-		return
-	}
-	if st := c.Stats(); s.cg == nil || st.Gamestates != s.gs {
-		s.gs = st.Gamestates
-		s.cg = cgame.New(c, c.Map(), &s.cgcfg)
-		s.cg.SetServerCommandSequence(c.GamestateCommandSequence())
-	}
 	if c.State() != client.Active {
 		return
 	}
-	s.cg.Frame(c.Realtime())
 	s.takeNames(c)
 	if wantScores && c.Realtime()-s.lastScore >= 1000 {
 		s.lastScore = c.Realtime()
@@ -300,7 +296,7 @@ func (s *Session) Active() *cgame.CGame {
 	if s.c == nil || s.c.State() != client.Active {
 		return nil
 	}
-	return s.cg
+	return s.c.CGame()
 }
 
 // Status returns a line about the connection when not in the game.
@@ -352,7 +348,7 @@ func (s *Session) Disconnect() {
 	}
 	if s.c != nil {
 		s.c.Close()
-		s.c, s.cg, s.gs = nil, nil, 0
+		s.c = nil
 	}
 	if s.srv != nil {
 		s.srv.Shutdown("Server shutting down")
