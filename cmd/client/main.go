@@ -237,7 +237,7 @@ func (g *game) addCommands() {
 	})
 	t.AddCommand("say", "chat to everyone: say TEXT", func(a *oob.Args) {
 		if c := g.sess.Client(); c != nil {
-			if err := c.AddReliableCommand("say " + quote(a.ArgsFrom(1))); err != nil {
+			if err := c.AddReliableCommand("say " + oob.QuoteText(a.ArgsFrom(1))); err != nil {
 				t.Printf("%v\n", err)
 			}
 		}
@@ -357,10 +357,6 @@ func (g *game) watchCvars() {
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
 		}
 	}
-}
-
-func quote(s string) string {
-	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
 }
 
 // Update runs one client frame: keys, console, engine, cgame (Com_Frame).

@@ -12,6 +12,7 @@ import (
 	"tremor/internal/console"
 	"tremor/internal/ui/keys"
 	"tremor/internal/ui/menu"
+	"tremor/net/oob"
 )
 
 // Who has the keyboard, in order: the menu, the console, the chat field,
@@ -167,7 +168,7 @@ func (g *game) chatKeys() {
 		g.chatOpen = false
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
 		if line := p.Submit(); line != "" {
-			g.t.Append("say " + quote(line) + "\n")
+			g.t.Append("say " + oob.QuoteText(line) + "\n")
 		}
 		g.chatOpen = false
 	case repeated(ebiten.KeyBackspace):

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"tremor/net/oob"
 )
 
 // SetArgCompleter sets the function that lists the candidates for the
@@ -191,29 +193,14 @@ func (p *Prompt) completeCommand(t *Table, s string, off int) (start int, cands 
 		return start, t.Complete(prefix), true
 	}
 	if c := t.Get(first); c != nil {
-		if v := quoteValue(c.Value()); v != "" && hasPrefixFold(v, prefix) {
-			return start, []string{v}, false
+		// The value as one token; one holding a double quote cannot be.
+		if v := c.Value(); v != "" && !strings.Contains(v, `"`) {
+			if q := oob.Quote(v); hasPrefixFold(q, prefix) {
+				return start, []string{q}, false
+			}
 		}
 	}
 	return -1, nil, false
-}
-
-// quoteValue returns v as one token for a command line: as it is, in
-// double quotes if it holds what would split it, or "" if it cannot be
-// written as one token (it holds a double quote) or is empty.
-func quoteValue(v string) string {
-	if v == "" || strings.IndexByte(v, '"') >= 0 {
-		return ""
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] <= ' ' || v[i] == ';' {
-			return `"` + v + `"`
-		}
-	}
-	if strings.Contains(v, "//") || strings.Contains(v, "/*") {
-		return `"` + v + `"`
-	}
-	return v
 }
 
 // filterPrefix returns the names in names that start with prefix,

@@ -69,9 +69,9 @@ func (s *Server) addCommands() {
 		if s.sv == nil {
 			return
 		}
-		text := quoteSafe(a.ArgsFrom(1))
+		text := a.ArgsFrom(1)
 		s.logf("broadcast: server: %s", text)
-		s.broadcastCommand(`chat "server: ` + text + `"`)
+		s.broadcastCommand("chat " + oob.QuoteText("server: "+text))
 	})
 	quit := func(*oob.Args) { s.quit = true }
 	add("quit", "quit: disconnect every client and stop the server", quit)

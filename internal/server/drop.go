@@ -5,6 +5,7 @@ import (
 
 	"tremor/internal/proto"
 	"tremor/net/msg"
+	"tremor/net/oob"
 )
 
 // timeoutFrames is how many frames in a row a client must be past
@@ -30,7 +31,7 @@ func (s *Server) dropClient(c *client, reason string) {
 		s.sv.game.ClientDisconnect(c.num)
 	}
 	if reason != "" {
-		s.broadcastCommand(`print "` + quoteSafe(name) + " " + quoteSafe(dropPhrase(reason)) + `\n"`)
+		s.broadcastCommand("print " + oob.QuoteText(name+" "+dropPhrase(reason)+`\n`))
 	}
 	if wasBot {
 		c.resetConnection()
@@ -40,7 +41,7 @@ func (s *Server) dropClient(c *client, reason string) {
 		// flushCommands kept a ring slot free for this.
 		c.outbox = c.outbox[:0]
 		c.clearConfigstrings()
-		c.pushCommand(`disconnect "` + quoteSafe(reason) + `"`)
+		c.pushCommand("disconnect " + oob.QuoteText(reason))
 		c.lastPacketTime = s.svs.now
 		c.lastZombieReply = s.svs.now
 		s.sendFinalMessage(c)
@@ -58,17 +59,6 @@ func dropPhrase(reason string) string {
 		return reason
 	}
 	return "was dropped: " + reason
-}
-
-// quoteSafe removes double quotes and newlines, which a quoted command
-// argument cannot carry.
-func quoteSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '"' || r == '\n' || r == '\r' {
-			return '\''
-		}
-		return r
-	}, s)
 }
 
 // sendFinalMessage sends a dropped client its unacknowledged reliable

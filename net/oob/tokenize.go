@@ -206,13 +206,32 @@ func Quote(s string) string {
 	return `"` + s + `"`
 }
 
+// QuoteText returns any text as one quoted command argument whose
+// content is the text: a double quote, which a quoted argument cannot
+// hold, becomes a single quote, and a line break, which would end the
+// command, a space. It is for text that people wrote (chat, names,
+// reasons) going into a command such as `chat "..."` or `say "..."`.
+func QuoteText(s string) string {
+	return `"` + strings.Map(func(r rune) rune {
+		switch r {
+		case '"':
+			return '\''
+		case '\n', '\r':
+			return ' '
+		}
+		return r
+	}, s) + `"`
+}
+
 func needsQuotes(s string) bool {
 	if s == "" {
 		return true
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c <= ' ' || c == '"' {
+		// ';' separates commands in a command buffer (Cbuf), so a token
+		// holding one is quoted too.
+		if c <= ' ' || c == '"' || c == ';' {
 			return true
 		}
 		if c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*') {

@@ -206,3 +206,24 @@ func BenchmarkTokenize(b *testing.B) {
 		a.Tokenize(line)
 	}
 }
+
+func TestQuoteText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"hello", `"hello"`},
+		{`say "hi"`, `"say 'hi'"`},
+		{"two\nlines\r", `"two lines "`},
+		{"", `""`},
+		{`a\nb`, `"a\nb"`},
+	} {
+		got := QuoteText(tc.in)
+		if got != tc.want {
+			t.Errorf("QuoteText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if a := Tokenize("cmd " + got); a.Argc() != 2 {
+			t.Errorf("QuoteText(%q) read back as %d tokens", tc.in, a.Argc())
+		}
+	}
+	if got := Quote("a;b"); got != `"a;b"` {
+		t.Errorf(`Quote("a;b") = %q: a ';' would split a command buffer`, got)
+	}
+}
