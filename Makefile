@@ -129,7 +129,7 @@ bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
 	@go test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
 soak: ## long soak: 8 headless clients on a terrible network (SOAK, default 10m), a 2 s blackout every 30 s
-	@go test -race -count=1 -run TestSoak -timeout 0 ./internal/client/headless -args -soak=$(SOAK)
+	@go test -race -count=1 -run TestSoak -timeout 0 ./client/headless -args -soak=$(SOAK)
 
 hostile: ## attacks and a 64-client crowd against the real server, headless and hostile binaries over UDP
 	@go test -count=1 -v -run '^TestHostileBinaries$$' -timeout 5m ./internal/e2e/hostile

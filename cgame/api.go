@@ -4,7 +4,7 @@ import "tremor/bg"
 
 // This file is the client engine/cgame boundary (Quake III's cg_public.h:
 // the trap_Get* calls cgame makes into the client engine). The client
-// engine (internal/client) implements Client; cgame reads snapshots and
+// engine (client) implements Client; cgame reads snapshots and
 // usercmds only through it.
 
 // Snapshot is one snapshot as the client engine parsed it (snapshot_t).

@@ -6,7 +6,7 @@ import (
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/lagometer"
 	"tremor/maps/arenas"
 	"tremor/net/msg"

@@ -4,9 +4,9 @@
 // windowless: it turns the snapshots and usercmds the client engine holds
 // into plain data — the predicted local player, every visible entity's
 // position for the render time, the events to play, chat, scores,
-// counters and lagometer samples — and leaves drawing to cgame/draw.
+// counters and lagometer samples — and leaves drawing to ui/draw.
 //
-// The client engine (internal/client) implements [Client] and calls
+// The client engine (client) implements [Client] and calls
 // [CGame.Frame] once per client frame, after it has created the frame's
 // usercmd. One frame, step by step (Quake III's CG_DrawActiveFrame):
 //

@@ -1,6 +1,6 @@
 package cgame
 
-import "tremor/internal/proto"
+import "tremor/common/proto"
 
 // addLagometerSnapshot feeds the lagometer one snapshot number: s as
 // received, or a lost one for nil (CG_AddLagometerSnapshotInfo). Frames

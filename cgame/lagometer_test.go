@@ -3,7 +3,7 @@ package cgame
 import (
 	"testing"
 
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/lagometer"
 )
 

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // This file is Quake III's cg_predict.c: the local player predicted by

@@ -5,7 +5,7 @@ import (
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // script is a Client whose snapshots, usercmds and server commands a test

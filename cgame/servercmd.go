@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // This file is Quake III's cg_servercmds.c: the reliable commands the

@@ -7,7 +7,7 @@ import (
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/maps/arenas"
 	"tremor/net/msg"
 )

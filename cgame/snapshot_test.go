@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

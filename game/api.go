@@ -7,7 +7,7 @@ import (
 
 // This file is the engine/game boundary, the line Quake III drew with its
 // VM (gameExport_t one way, the trap_* syscalls the other). The server
-// engine (internal/server) drives a Game; the game reaches back only
+// engine (server) drives a Game; the game reaches back only
 // through the Engine interface. Neither side sees the other's internals.
 
 // Engine is everything the game may ask of the server engine (Quake III's

@@ -7,6 +7,6 @@
 // particles.
 //
 // It imports no graphics or audio library, so every decision is tested
-// without a window or a sound card; cgame/draw draws what it says and
-// internal/ui/sound plays its Sound numbers.
+// without a window or a sound card; ui/draw draws what it says and
+// ui/sound plays its Sound numbers.
 package fx

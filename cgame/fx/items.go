@@ -8,7 +8,7 @@ import (
 
 // Server visibility, in pixels: the server sends a client the entities
 // within a ViewWidth × ViewHeight rectangle around its player (see
-// internal/server). An item spot well inside it that has no item entity
+// server). An item spot well inside it that has no item entity
 // is waiting to respawn.
 const (
 	ViewWidth  = 1600

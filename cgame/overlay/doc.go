@@ -1,5 +1,5 @@
 // Package overlay holds the data of the client's teaching overlays,
-// without a window: what cgame/draw's overlay files draw over a frame so
+// without a window: what ui/draw's overlay files draw over a frame so
 // that a teacher can show the netcode live.
 //
 //   - Tracker follows the client engine's snapshots as they arrive: their

@@ -3,7 +3,7 @@ package overlay
 import (
 	"tremor/bg"
 	"tremor/cgame"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // HistorySize is how many snapshot numbers a Tracker remembers: at 20

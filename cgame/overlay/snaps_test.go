@@ -5,7 +5,7 @@ import (
 
 	"tremor/bg"
 	"tremor/cgame"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // fakeSource is a client engine's snapshot ring in a map: message number

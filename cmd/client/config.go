@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"tremor/internal/console"
-	"tremor/internal/gamedata"
+	"tremor/common/console"
+	"tremor/common/gamedata"
 	"tremor/net/oob"
 )
 

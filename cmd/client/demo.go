@@ -8,7 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tremor/cgame"
-	"tremor/internal/client"
+	"tremor/client"
 )
 
 // The demo camera (demo_follow).

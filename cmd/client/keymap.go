@@ -3,11 +3,11 @@ package main
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"tremor/internal/ui/keys"
+	"tremor/ui/keys"
 )
 
 // keyNames maps Ebitengine's keys to Tremor's key names (package
-// internal/ui/keys). Shift, Ctrl, Alt and the Meta key are Ebitengine's
+// ui/keys). Shift, Ctrl, Alt and the Meta key are Ebitengine's
 // either-side keys: the two Shift keys are one key, as in Quake III.
 var keyNames = []struct {
 	key  ebiten.Key

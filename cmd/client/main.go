@@ -1,7 +1,7 @@
 // Command client is the Tremor game client: an Ebitengine window that
 // joins a server, or starts one in-process with bots, samples the keyboard
 // and mouse into usercmds, predicts the local player, interpolates
-// everyone else and draws the arena (package cgame/draw), with Quake
+// everyone else and draws the arena (package ui/draw), with Quake
 // III's drop-down console, key bindings and menus.
 //
 // Usage:
@@ -42,19 +42,19 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tremor/bg"
-	"tremor/cgame/draw"
+	"tremor/client"
 	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
 	"tremor/cmd/client/internal/session"
-	"tremor/internal/client"
-	"tremor/internal/console"
-	"tremor/internal/server"
-	"tremor/internal/ui/keys"
-	"tremor/internal/ui/menu"
-	"tremor/internal/ui/sound"
+	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
 	"tremor/maps/arenas"
 	"tremor/net/oob"
+	"tremor/server"
+	"tremor/ui/draw"
+	"tremor/ui/keys"
+	"tremor/ui/menu"
+	"tremor/ui/sound"
 )
 
 // version is shown in the console's corner.

@@ -7,12 +7,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tremor/cgame"
-	"tremor/cgame/draw"
 	"tremor/cgame/overlay"
-	"tremor/internal/console"
-	"tremor/internal/ui/keys"
-	"tremor/internal/ui/menu"
+	"tremor/common/console"
 	"tremor/net/oob"
+	"tremor/ui/draw"
+	"tremor/ui/keys"
+	"tremor/ui/menu"
 )
 
 // Who has the keyboard, in order: the menu, the console, the chat field,

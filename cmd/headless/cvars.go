@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"tremor/cgame"
-	"tremor/internal/client"
-	"tremor/internal/console"
+	"tremor/client"
+	"tremor/common/console"
 )
 
 // cvars are the headless client's cvars: the client engine's and

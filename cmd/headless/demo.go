@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"tremor/internal/client"
-	"tremor/internal/console"
-	"tremor/internal/demo"
+	"tremor/client"
+	"tremor/common/console"
+	"tremor/common/demo"
 )
 
 // recorder returns the headless.Config.Record of -record NAME: client i

@@ -50,8 +50,8 @@ import (
 	"syscall"
 	"time"
 
-	"tremor/internal/client/headless"
-	"tremor/internal/console"
+	"tremor/client/headless"
+	"tremor/common/console"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"tremor/internal/server"
 	"tremor/net/netchan"
+	"tremor/server"
 )
 
 // startServer runs a dedicated server with one bot on 127.0.0.1.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"

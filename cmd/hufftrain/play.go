@@ -6,9 +6,9 @@ import (
 	"io"
 	"time"
 
-	"tremor/internal/client/headless"
-	"tremor/internal/server"
+	"tremor/client/headless"
 	"tremor/net/netchan"
+	"tremor/server"
 )
 
 // Play runs a real match on 127.0.0.1 — a server on mapName with bots and

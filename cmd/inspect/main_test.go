@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"tremor/internal/server"
 	"tremor/internal/testutil"
 	"tremor/net/netchan"
 	"tremor/net/oob"
+	"tremor/server"
 )
 
 func TestUsage(t *testing.T) {

@@ -32,10 +32,10 @@ import (
 	"syscall"
 	"time"
 
-	"tremor/internal/console"
-	"tremor/internal/server"
+	"tremor/common/console"
 	"tremor/net/netchan"
 	"tremor/net/oob"
+	"tremor/server"
 )
 
 // netCvars choose the socket; they are read once, at start-up.

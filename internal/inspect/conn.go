@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"

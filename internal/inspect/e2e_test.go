@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/internal/client"
+	"tremor/client"
 	"tremor/internal/inspect"
-	"tremor/internal/server"
 	"tremor/net/netsim"
 	"tremor/net/oob"
+	"tremor/server"
 )
 
 // record is what one end said it sent or received, kept by its hooks.

@@ -12,7 +12,7 @@ import (
 	"unsafe"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 	"tremor/net/msg"
 )
 

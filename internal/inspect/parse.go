@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"tremor/bg"
-	"tremor/internal/proto"
+	"tremor/common/proto"
 )
 
 // parse is one reading of a message body by the shared parsers,

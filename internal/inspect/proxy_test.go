@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/internal/client"
+	"tremor/client"
 	"tremor/internal/inspect"
-	"tremor/internal/server"
 	"tremor/net/netchan"
+	"tremor/server"
 )
 
 // TestProxy runs the proxy on real UDP sockets between a server and a

@@ -8,9 +8,9 @@
 //  1. Only window code depends on Ebitengine
 //     (github.com/hajimehoshi/ebiten/...). Allowed: tremor/cmd/client,
 //     packages whose import path ends in /draw (for example
-//     tremor/cgame/draw, tremor/lagometer/draw) and packages under
-//     tremor/internal/ui. A /draw package is a leaf that only the client
-//     and the ui packages import: if tremor/cgame imported tremor/cgame/draw
+//     tremor/ui/draw, tremor/lagometer/draw) and packages under
+//     tremor/ui/.... A /draw package is a leaf that only the client
+//     and the ui packages import: if tremor/cgame imported tremor/ui/draw
 //     it would depend on Ebitengine and fail.
 //  2. No package is named net or maps, and no import path ends in /net or
 //     /maps: those names would shadow the standard library. net/ and maps/

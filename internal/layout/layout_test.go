@@ -33,7 +33,7 @@ var windowPackages = []string{
 var windowAllowed = []string{
 	"tremor/cmd/client",
 	".../draw",
-	"tremor/internal/ui/...",
+	"tremor/ui/...",
 }
 
 // shadowedNames are standard-library package names that no package of ours
@@ -378,13 +378,13 @@ func (g *graph) checkNoCgo(t *testing.T, pkg string) {
 var layers = [][]string{
 	{"tremor/net/...", "tremor/assets", "tremor/internal/testutil"},
 	{"tremor/bg/...", "tremor/maps/..."},
-	{"tremor/internal/proto", "tremor/internal/console", "tremor/internal/demo", "tremor/lagometer"},
+	{"tremor/common/...", "tremor/lagometer"},
 	{"tremor/cgame", "tremor/game", "tremor/game/bot"},
-	{"tremor/cgame/fx", "tremor/cgame/overlay", "tremor/cgame/draw/view"},
-	{"tremor/internal/server", "tremor/internal/client"},
-	{"tremor/internal/client/headless", "tremor/internal/inspect", "tremor/game/gametest"},
-	{"tremor/internal/ui/keys", "tremor/internal/ui/menu", "tremor/internal/gamedata"},
-	{"tremor/cgame/draw", "tremor/lagometer/draw", "tremor/internal/ui/sound/..."},
+	{"tremor/cgame/fx", "tremor/cgame/overlay", "tremor/ui/draw/view"},
+	{"tremor/server", "tremor/client"},
+	{"tremor/client/headless", "tremor/internal/inspect", "tremor/game/gametest"},
+	{"tremor/ui/keys", "tremor/ui/menu"},
+	{"tremor/ui/draw", "tremor/lagometer/draw", "tremor/ui/sound/..."},
 	{"tremor/cmd/client/internal/..."},
 	{"tremor/cmd/...", "tremor/internal/e2e/...", "tremor/internal/layout"},
 }
@@ -447,7 +447,7 @@ func TestUpwardImportIsCaught(t *testing.T) {
 	g := load(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "up.go")
-	if err := os.WriteFile(src, []byte("package zzupward\n\nimport _ \"tremor/internal/server\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte("package zzupward\n\nimport _ \"tremor/server\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	overlay, err := json.Marshal(map[string]any{"Replace": map[string]string{
@@ -470,7 +470,7 @@ func TestUpwardImportIsCaught(t *testing.T) {
 	}
 	v := upwardImports([]*pkg{&p})
 	msg, ok := v["tremor/net/zzupward"]
-	if !ok || !strings.Contains(msg, "imports tremor/internal/server") {
-		t.Fatalf("an upward import from net/ to internal/server was not caught: %v", v)
+	if !ok || !strings.Contains(msg, "imports tremor/server") {
+		t.Fatalf("an upward import from net/ to server was not caught: %v", v)
 	}
 }

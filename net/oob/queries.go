@@ -42,9 +42,9 @@ const (
 	MinChallengeRequestLen = 64
 
 	// ProtocolVersion is the protocol version a challengeResponse
-	// announces. It is internal/proto's Version, which this package
-	// cannot import (internal/proto imports it); a test in
-	// internal/client checks that the two agree.
+	// announces. It is common/proto's Version, which this package
+	// cannot import (common/proto imports it); a test in
+	// client checks that the two agree.
 	ProtocolVersion = 3
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"tremor/internal/client/headless"
+	"tremor/client/headless"
 )
 
 var (

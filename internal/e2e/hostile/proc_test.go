@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"tremor/internal/client/headless"
+	"tremor/client/headless"
 	"tremor/internal/testutil"
 	"tremor/net/netchan"
 	"tremor/net/oob"

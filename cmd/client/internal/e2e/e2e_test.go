@@ -62,7 +62,7 @@ func TestScriptedRun(t *testing.T) {
 		t.Fatalf("the world has %d distinct colours, want at least 64 (a drawn map)\n%s", n, out)
 	}
 	// The HUD's health and armor figures are drawn in colours of their
-	// own (cgame/draw colHealth, colArmor): both must cover some pixels.
+	// own (ui/draw colHealth, colArmor): both must cover some pixels.
 	for _, c := range []struct {
 		what    string
 		r, g, b uint8

@@ -1,6 +1,6 @@
 // Package input turns key events into usercmds, as Quake III's
 // cl_input.c did. Keys reach it as console commands queued by the key
-// bindings (package internal/ui/keys): "+moveleft 97 51230" when the A
+// bindings (package ui/keys): "+moveleft 97 51230" when the A
 // key goes down at 51230 ms, "-moveleft 97 51274" when it comes up. Each
 // names a [Button]; [State.CreateCmd] reads the buttons once per frame.
 // It knows no window system, so it is tested without a display.
@@ -37,9 +37,9 @@ import (
 	"strconv"
 
 	"tremor/bg"
-	"tremor/cgame/draw/view"
-	"tremor/internal/console"
+	"tremor/common/console"
 	"tremor/net/oob"
+	"tremor/ui/draw/view"
 )
 
 // MaxFrameMsec bounds the frame length that key fractions are measured

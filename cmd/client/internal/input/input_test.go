@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"tremor/bg"
-	"tremor/internal/console"
-	"tremor/internal/ui/keys"
+	"tremor/common/console"
+	"tremor/ui/keys"
 )
 
 // newTable returns a table with the input commands of s and the default

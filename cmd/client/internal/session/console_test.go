@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/internal/console"
-	"tremor/internal/gamedata"
+	"tremor/common/console"
+	"tremor/common/gamedata"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )

@@ -4,8 +4,8 @@ import (
 	"io"
 
 	"tremor/cgame"
-	"tremor/internal/client"
-	"tremor/internal/console"
+	"tremor/client"
+	"tremor/common/console"
 )
 
 // Cvars are the window client's cvars: the client engine's and

@@ -28,12 +28,12 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/cgame"
+	"tremor/client"
 	"tremor/cmd/client/internal/mux"
-	"tremor/internal/client"
-	"tremor/internal/console"
-	"tremor/internal/server"
+	"tremor/common/console"
 	"tremor/net/netchan"
 	"tremor/net/oob"
+	"tremor/server"
 )
 
 // Session is the game without the window: the client engine (which runs

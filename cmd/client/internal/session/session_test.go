@@ -8,8 +8,8 @@ import (
 	"tremor/bg"
 	"tremor/cgame"
 	"tremor/cmd/client/internal/input"
-	"tremor/internal/console"
-	"tremor/internal/ui/keys"
+	"tremor/common/console"
+	"tremor/ui/keys"
 )
 
 // TestKeyPressPredicted starts a local match on the embedded server (no

@@ -1,0 +1,235 @@
+package headless
+
+import (
+	"tremor/client"
+)
+
+// ClientReport is what one client did. Byte and packet counts are UDP
+// payloads (no IP or UDP headers); up counts what the client sent before
+// its own simulated losses. Prediction counts come from cgame.
+type ClientReport struct {
+	Client int    `json:"client"`
+	Name   string `json:"name"`
+	// Connected: the client got into the game.
+	Connected        bool   `json:"connected"`
+	FinalState       string `json:"final_state"`
+	DisconnectReason string `json:"disconnect_reason"`
+	// DroppedBy is "user" (the run ended), "server" (told to go) or
+	// "error" (timeout, refused, broken).
+	DroppedBy string `json:"dropped_by"`
+	// Failed: never connected, or dropped without being told to go.
+	Failed    bool    `json:"failed"`
+	DurationS float64 `json:"duration_s"`
+
+	Counts
+
+	// PredictionErrorMax (pixels) is the largest prediction error, miss
+	// or correction.
+	PredictionErrorMax float64 `json:"prediction_error_max"`
+	PingMsAvg          float64 `json:"ping_ms_avg"`
+	// JitterMs is the mean snapshot jitter: |arrival gap - server time
+	// gap| of consecutive snapshots (client.NetGraph.Jitter), in ms.
+	JitterMs float64 `json:"jitter_ms"`
+	// LossPct is the server messages lost on the way, in percent of
+	// those sent (snapshots_dropped over messages delivered plus lost).
+	LossPct float64 `json:"loss_pct"`
+	// TimeNudgeMs is the interpolation delay in force at the end, ms:
+	// cl_timeNudge, or with AutoNudge the one cl_autoNudge chose.
+	TimeNudgeMs int32 `json:"time_nudge_ms"`
+	AutoNudge   bool  `json:"auto_nudge"`
+}
+
+// Counts are the counters a report gives per client and sums into its
+// totals.
+type Counts struct {
+	Snapshots            uint64 `json:"snapshots"`
+	SnapshotsFull        uint64 `json:"snapshots_full"`
+	SnapshotsRateDelayed uint64 `json:"snapshots_rate_delayed"`
+	SnapshotsDropped     uint64 `json:"snapshots_dropped"`
+	SnapshotsInvalid     uint64 `json:"snapshots_invalid"`
+	BytesDown            uint64 `json:"bytes_down"`
+	BytesUp              uint64 `json:"bytes_up"`
+	PacketsDown          uint64 `json:"packets_down"`
+	PacketsUp            uint64 `json:"packets_up"`
+	ServerCommands       uint64 `json:"server_commands"`
+	ServerCommandGaps    uint64 `json:"server_command_gaps"`
+	Gamestates           uint64 `json:"gamestates"`
+
+	ChatSent       int `json:"chat_sent"`
+	ChatReceived   int `json:"chat_received"`
+	ChatMissing    int `json:"chat_missing"`
+	ChatDuplicated int `json:"chat_duplicated"`
+	ChatOutOfOrder int `json:"chat_out_of_order"`
+	ChatRefused    int `json:"chat_refused"`
+
+	// PredictionMisses counts mispredictions of the movement code: a new
+	// prediction that put the player elsewhere than the previous one for
+	// the same command, with nothing from the server to explain it.
+	// PredictionCorrections counts those the server explains (a hit, a
+	// knockback, a death or respawn since the previous snapshot, or a
+	// level change in the last second): no
+	// client could have foreseen them.
+	PredictionMisses      int    `json:"prediction_misses"`
+	PredictionCorrections int    `json:"prediction_corrections"`
+	Frames                uint64 `json:"frames"`
+	FramesExtrapolated    uint64 `json:"frames_extrapolated"`
+}
+
+// add adds o's counters to c's.
+func (c *Counts) add(o *Counts) {
+	c.Snapshots += o.Snapshots
+	c.SnapshotsFull += o.SnapshotsFull
+	c.SnapshotsRateDelayed += o.SnapshotsRateDelayed
+	c.SnapshotsDropped += o.SnapshotsDropped
+	c.SnapshotsInvalid += o.SnapshotsInvalid
+	c.BytesDown += o.BytesDown
+	c.BytesUp += o.BytesUp
+	c.PacketsDown += o.PacketsDown
+	c.PacketsUp += o.PacketsUp
+	c.ServerCommands += o.ServerCommands
+	c.ServerCommandGaps += o.ServerCommandGaps
+	c.Gamestates += o.Gamestates
+	c.ChatSent += o.ChatSent
+	c.ChatReceived += o.ChatReceived
+	c.ChatMissing += o.ChatMissing
+	c.ChatDuplicated += o.ChatDuplicated
+	c.ChatOutOfOrder += o.ChatOutOfOrder
+	c.ChatRefused += o.ChatRefused
+	c.PredictionMisses += o.PredictionMisses
+	c.PredictionCorrections += o.PredictionCorrections
+	c.Frames += o.Frames
+	c.FramesExtrapolated += o.FramesExtrapolated
+}
+
+// Totals sum the clients' reports; ping and jitter are the means of the
+// clients' means, loss_pct the share of all the clients' server messages
+// lost, prediction_error_max the largest, duration_s the run's.
+type Totals struct {
+	Clients           int            `json:"clients"`
+	Connected         int            `json:"connected"`
+	Failed            int            `json:"failed"`
+	FinalStates       map[string]int `json:"final_states"`
+	DisconnectReasons map[string]int `json:"disconnect_reasons"`
+	DurationS         float64        `json:"duration_s"`
+
+	Counts
+
+	PredictionErrorMax float64 `json:"prediction_error_max"`
+	PingMsAvg          float64 `json:"ping_ms_avg"`
+	JitterMs           float64 `json:"jitter_ms"`
+	LossPct            float64 `json:"loss_pct"`
+}
+
+// Report is the result of a run.
+type Report struct {
+	Server  string         `json:"server"`
+	Clients []ClientReport `json:"clients"`
+	Totals  Totals         `json:"totals"`
+}
+
+// Failed reports whether a client failed to connect or was dropped
+// without being told to go.
+func (r *Report) Failed() bool { return r.Totals.Failed > 0 }
+
+// report builds the report once every client has stopped.
+func (r *Runner) report() *Report {
+	rep := &Report{Server: r.cfg.Server.String()}
+	t := &rep.Totals
+	t.FinalStates = map[string]int{}
+	t.DisconnectReasons = map[string]int{}
+	t.DurationS = r.now().Seconds()
+	sent := make([]int, len(r.clients))
+	for i, p := range r.clients {
+		sent[i] = p.chatSent
+	}
+	pings, jitters := 0, 0
+	var messages, lost uint64
+	for _, p := range r.clients {
+		st := p.c.Stats()
+		kind, reason := p.c.Dropped()
+		cr := ClientReport{
+			Client:             p.i,
+			Name:               p.name,
+			Connected:          p.c.EverActive(),
+			FinalState:         p.c.State().String(),
+			DisconnectReason:   reason,
+			DroppedBy:          kind.String(),
+			DurationS:          (p.stopped - p.started).Seconds(),
+			PredictionErrorMax: p.cgStats.errorMax,
+			PingMsAvg:          st.PingAvg(),
+			JitterMs:           st.JitterAvg(),
+			LossPct:            st.LossPercent(),
+			TimeNudgeMs:        p.c.TimeNudge(),
+			AutoNudge:          p.c.AutoNudge().On,
+			Counts: Counts{
+				Snapshots:             st.Snapshots,
+				SnapshotsFull:         st.SnapshotsFull,
+				SnapshotsRateDelayed:  st.SnapshotsRateDelayed,
+				SnapshotsDropped:      st.SnapshotsDropped,
+				SnapshotsInvalid:      st.SnapshotsInvalid,
+				BytesDown:             st.BytesDown,
+				BytesUp:               st.BytesUp,
+				PacketsDown:           st.PacketsDown,
+				PacketsUp:             st.PacketsUp,
+				ServerCommands:        st.ServerCommands,
+				ServerCommandGaps:     st.ServerCommandGaps,
+				Gamestates:            st.Gamestates,
+				ChatSent:              p.chatSent,
+				ChatRefused:           p.chatRefused,
+				PredictionMisses:      p.cgStats.misses - p.cgStats.settled,
+				PredictionCorrections: p.cgStats.corrections + p.cgStats.settled,
+				Frames:                st.Frames,
+				FramesExtrapolated:    st.FramesExtrapolated,
+			},
+		}
+		if p.cgStats.frames > 0 {
+			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)
+		}
+		cr.Failed = !cr.Connected || kind == client.DropError
+		for from := range p.recv {
+			if from == p.i {
+				continue
+			}
+			f := &p.recv[from]
+			cr.ChatReceived += f.distinct + f.dup
+			cr.ChatDuplicated += f.dup
+			cr.ChatOutOfOrder += f.ooo
+			cr.ChatMissing += max(0, sent[from]-f.distinct)
+		}
+		rep.Clients = append(rep.Clients, cr)
+
+		t.Clients++
+		if cr.Connected {
+			t.Connected++
+		}
+		if cr.Failed {
+			t.Failed++
+		}
+		t.FinalStates[cr.FinalState]++
+		if cr.DisconnectReason != "" {
+			t.DisconnectReasons[cr.DisconnectReason]++
+		}
+		t.Counts.add(&cr.Counts)
+		t.PredictionErrorMax = max(t.PredictionErrorMax, cr.PredictionErrorMax)
+		if st.PingCount > 0 {
+			t.PingMsAvg += cr.PingMsAvg
+			pings++
+		}
+		if st.JitterSamples > 0 {
+			t.JitterMs += cr.JitterMs
+			jitters++
+		}
+		messages += st.Messages
+		lost += st.SnapshotsDropped
+	}
+	if pings > 0 {
+		t.PingMsAvg /= float64(pings)
+	}
+	if jitters > 0 {
+		t.JitterMs /= float64(jitters)
+	}
+	if messages+lost > 0 {
+		t.LossPct = 100 * float64(lost) / float64(messages+lost)
+	}
+	return rep
+}

@@ -1,0 +1,232 @@
+package server
+
+import (
+	"net/netip"
+	"strconv"
+
+	"tremor/bg"
+	"tremor/common/proto"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+)
+
+// State is the state of a client slot (Quake III's clientState_t).
+type State uint8
+
+// Client slot states, in order.
+const (
+	// StateFree: the slot is empty.
+	StateFree State = iota
+	// StateZombie: the client was dropped; for ZombieTime seconds the slot
+	// ignores its late packets (answering them with its disconnect
+	// message) before it can be reused.
+	StateZombie
+	// StateConnected: the connect was accepted; no gamestate sent yet.
+	StateConnected
+	// StatePrimed: the gamestate went out; the client is not in the game
+	// until a usercmd with the current server id arrives.
+	StatePrimed
+	// StateActive: in the game; snapshots at the client's rate.
+	StateActive
+)
+
+var stateNames = [...]string{"free", "zombie", "connected", "primed", "active"}
+
+// String returns the state's lowercase name.
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "unknown"
+}
+
+// clientSnapshot is what the server remembers of one snapshot it sent a
+// client (Quake III's clientSnapshot_t), to delta-code later snapshots
+// from it and to measure ping.
+type clientSnapshot struct {
+	messageNum  int32 // netchan sequence it went out with; -1 if the slot holds no snapshot
+	serverTime  int32
+	ps          bg.PlayerState
+	firstEntity int64 // index of its first entity in the map's snapshot entity ring
+	numEntities int
+	sent        int32 // real time it was sent
+	acked       int32 // real time the client first acknowledged it, -1 until then
+	size        int   // message bytes
+}
+
+// Scramble state of a client, as the server believes the client applies
+// it.
+const (
+	scrambleUnknown int8 = -1 // no gamestate yet: plain messages
+	scrambleOff     int8 = 0
+	scrambleOn      int8 = 1
+)
+
+// client is one client slot (Quake III's client_t). Bots use a slot with
+// no connection.
+type client struct {
+	num   int
+	state State
+	bot   bool
+
+	userinfo string
+	name     string
+	rate     int // as asked in the userinfo; clamped when used
+	snaps    int // as asked in the userinfo; clamped when used
+
+	challenge int32
+	chan_     *netchan.Chan
+	scramble  bool // the next message transmitted is scrambled (read by the Encode hook)
+
+	// Reliable server commands (server to client). Commands are first
+	// queued in the outbox, and configstring changes marked in
+	// csUpdated; when the client's next message is built they are packed
+	// into as few ring slots as fit (see flushCommands).
+	reliableSequence    int32
+	reliableAcknowledge int32
+	reliableSent        int32
+	reliableCommands    [proto.MaxReliableCommands]string
+	outbox              []byte // commands waiting for a ring slot, joined by proto.CommandSeparator
+	csUpdated           [(bg.MaxConfigstrings + 63) / 64]uint64
+	csPending           bool
+
+	// Reliable client commands (client to server).
+	lastClientCommand int32
+	clientCommands    [proto.MaxReliableCommands]string // by sequence, for the scramble key
+	cmdBucket         bucket
+	floodWarned       int32 // time of the last flood warning, if floodWarnedSet
+	floodWarnedSet    bool
+	floodCount        int32 // commands ignored since floodSince
+	floodSince        int32
+
+	// Userinfo changes are applied at most once per UserinfoInterval;
+	// the newest one waiting wins.
+	pendingUserinfo  string
+	userinfoPending  bool
+	nextUserinfoTime int32
+
+	messageAcknowledge  int32
+	gamestateMessageNum int32 // sequence of the last gamestate sent, -1 if none
+	deltaMessage        int32 // message to delta the next snapshot from, -1 for a full one
+	lastUsercmd         bg.UserCmd
+
+	// What the client applies to our messages: scrambleKnown after the
+	// last gamestate it confirmed, scramblePending after the one in
+	// flight (unconfirmed while pendingGamestate).
+	scrambleKnown    int8
+	scramblePending  int8
+	pendingGamestate bool
+
+	nextSnapshotTime int32 // frame time the next snapshot may go
+	rateDelayed      bool
+	nextFragmentTime int32 // real time the next fragment may go
+
+	lastPacketTime  int32 // real time of the last packet
+	lastAckTime     int32 // real time the message acknowledge last advanced
+	lastConnectTime int32
+	timeoutCount    int
+	lastZombieReply int32
+	ping            int
+
+	frames [proto.PacketBackup]clientSnapshot
+
+	stats clientStats
+}
+
+// clientStats are counters for status and tests.
+type clientStats struct {
+	snapshots, snapshotsFull, snapshotsRateDelayed int
+	snapshotBytes                                  int64
+	gamestates                                     int
+	commandsExecuted, commandsFlooded              int
+	userinfoChanges                                int
+	usercmds                                       int
+	usercmdsClamped                                int
+}
+
+// ClientInfo is a copy of one client slot's public state (for status,
+// tools and tests).
+type ClientInfo struct {
+	Num      int
+	State    State
+	Bot      bool
+	Name     string
+	Userinfo string
+	Addr     netip.AddrPort // zero for bots
+	Qport    uint16
+	Ping     int // milliseconds, averaged over recent snapshots; 999 unknown
+	Rate     int // bytes/s in force (after sv_minRate/sv_maxRate)
+	// SnapshotMsec is the least time between snapshots: 1000/min(snaps,
+	// sv_fps).
+	SnapshotMsec int
+	// Netchan holds the channel's counters: packets and bytes in and out
+	// (netchan headers included), sequences, drops.
+	Netchan netchan.Stats
+	// Snapshots sent; of them full (not delta-coded) and flagged
+	// SnapRateDelayed; SnapshotBytes is their total message size.
+	Snapshots, SnapshotsFull, SnapshotsRateDelayed int
+	SnapshotBytes                                  int64
+	Gamestates                                     int // gamestates sent
+	// CommandsExecuted counts reliable client commands executed;
+	// CommandsFlooded those ignored by sv_floodProtect; UserinfoChanges
+	// the userinfo changes applied (after throttling).
+	CommandsExecuted, CommandsFlooded int
+	UserinfoChanges                   int
+	Usercmds                          int // usercmds executed
+	UsercmdsClamped                   int // usercmds whose time was pulled back to MaxCommandAhead
+	ReliableSequence                  int32
+	ReliableAcknowledge               int32
+	LastClientCommand                 int32
+}
+
+// connected reports whether the slot holds a client that has a
+// connection or is a bot, zombies excluded.
+func (c *client) connected() bool { return c.state >= StateConnected }
+
+// applyUserinfo reads the engine's keys of a new userinfo: name, rate and
+// snaps (SV_UserinfoChanged). Clamping happens where they are used.
+func (c *client) applyUserinfo(userinfo string) {
+	c.userinfo = userinfo
+	c.name = oob.ValueForKey(userinfo, "name")
+	if c.name == "" {
+		c.name = "UnnamedPlayer"
+	}
+	c.rate = DefaultRate
+	if v := oob.ValueForKey(userinfo, "rate"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			c.rate = n
+		}
+	}
+	c.snaps = DefaultSnaps
+	if v := oob.ValueForKey(userinfo, "snaps"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			c.snaps = n
+		}
+	}
+}
+
+// Userinfo defaults and hard limits.
+const (
+	// DefaultRate is the rate of a client whose userinfo has none.
+	DefaultRate = 25000
+	// DefaultSnaps is the snaps of a client whose userinfo has none.
+	DefaultSnaps = 20
+	// MinRateLimit and MaxRateLimit bound every rate, whatever
+	// sv_minRate and sv_maxRate say (Quake III's 1000 and 90000).
+	MinRateLimit = 1000
+	MaxRateLimit = 90000
+)
+
+// resetConnection prepares a slot for a new connection from addr.
+func (c *client) resetConnection() {
+	num := c.num
+	*c = client{num: num}
+	c.gamestateMessageNum = -1
+	c.deltaMessage = -1
+	c.scrambleKnown = scrambleUnknown
+	c.scramblePending = scrambleUnknown
+	for i := range c.frames {
+		c.frames[i].messageNum = -1
+		c.frames[i].acked = -1
+	}
+}

@@ -1,0 +1,235 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+
+	"tremor/bg"
+	"tremor/common/console"
+	"tremor/common/proto"
+	"tremor/game"
+	"tremor/maps/arenas"
+	"tremor/net/msg"
+	"tremor/net/oob"
+)
+
+// SnapshotEntitiesPerClient sizes the snapshot entity ring: it holds
+// sv_maxclients × PacketBackup × this many entities (Quake III sized it
+// with MAX_SNAPSHOT_ENTITIES). A client whose snapshots are larger on
+// average still works: its old snapshots' entities are overwritten
+// sooner, and it gets full snapshots more often.
+const SnapshotEntitiesPerClient = 64
+
+// spawnServer loads map name and starts a match on it (SV_SpawnServer).
+// Clients stay connected: each is sent the new gamestate.
+func (s *Server) spawnServer(name string) error {
+	s.t.ApplyLatched()
+	m, err := arenas.LoadFrom(s.cfg.MapDir, name)
+	if err != nil {
+		return fmt.Errorf("server: map %s: %w", name, err)
+	}
+	if s.sv != nil {
+		s.sv.game.Shutdown()
+	}
+	maxClients := s.cfg.MaxClients
+	lv := &level{name: name, m: m, maxClients: maxClients}
+	ring := maxClients * proto.PacketBackup * SnapshotEntitiesPerClient
+	if s.sv != nil && len(s.sv.snapEnts) == ring {
+		lv.snapEnts = s.sv.snapEnts // reuse: no frame of the old map is ever a delta base again
+	} else {
+		lv.snapEnts = make([]bg.EntityState, ring)
+	}
+	s.sv = lv
+	lv.game = game.New(s.engine, m, s.cfg.Game)
+	s.startMatch(false)
+	s.logf("map %s loaded (server id %d, %d clients max)", name, lv.serverID, maxClients)
+	return nil
+}
+
+// mapRestart restarts the match on the same map (SV_MapRestart_f): a new
+// server id, the game initialised again with restart set, and every
+// client sent the new gamestate.
+func (s *Server) mapRestart() {
+	s.t.ApplyLatched()
+	s.sv.game.Shutdown()
+	s.startMatch(true)
+	s.logf("map_restart (server id %d)", s.sv.serverID)
+}
+
+// startMatch initialises the game on the loaded map: server id, checksum
+// feed, configstrings, baselines, then the clients (bots begin at once,
+// humans get a gamestate and begin when their first usercmd of the new
+// server id arrives).
+func (s *Server) startMatch(restart bool) {
+	lv := s.sv
+	s.svs.serverID++
+	lv.serverID = s.svs.serverID
+	lv.checksumFeed = s.svs.rng.Int32()
+	lv.scramble = s.cfg.Scramble
+	lv.gamestate.Reset()
+	s.svs.snapFlagCount ^= proto.SnapServerCount
+	lv.loading = true
+	lv.ents, lv.numEntities, lv.ps = nil, 0, nil
+	lv.game.Init(s.svs.time, s.svs.rng.Uint64(), restart)
+	s.setServerConfigstrings()
+	s.createBaselines()
+	for i := range s.svs.clients {
+		c := &s.svs.clients[i]
+		if !c.connected() {
+			continue
+		}
+		if denied := lv.game.ClientConnect(i, c.userinfo, c.bot); denied != "" {
+			s.dropClient(c, denied)
+			continue
+		}
+		if c.bot {
+			lv.game.ClientBegin(i)
+			continue
+		}
+		c.state = StateConnected
+		c.deltaMessage = -1
+		c.lastUsercmd = bg.UserCmd{}
+	}
+	lv.loading = false
+	for i := range s.svs.clients {
+		c := &s.svs.clients[i]
+		if c.state == StateConnected && !c.bot {
+			s.sendGamestate(c)
+		}
+	}
+}
+
+// createBaselines makes every linked entity's state its baseline: a
+// client's first sight of an entity is delta-coded from it
+// (SV_CreateBaseline).
+func (s *Server) createBaselines() {
+	lv := s.sv
+	for i := 0; i < lv.numEntities && i < proto.EntityEnd; i++ {
+		e := &lv.ents[i]
+		if !e.Linked {
+			continue
+		}
+		lv.gamestate.Baselines[i] = e.S
+		lv.gamestate.Baselines[i].Number = int32(i)
+	}
+}
+
+// serverInfo builds the serverinfo string: the ServerInfo cvars, the map
+// name and the protocol.
+func (s *Server) serverInfo() string {
+	// The ServerInfo cvars (latched ones keep the level's value until
+	// the next map), then what the engine adds.
+	info := s.t.InfoString(console.ServerInfo)
+	set := func(k, v string) {
+		if n, err := oob.SetValueForKey(info, k, v); err == nil {
+			info = n
+		}
+	}
+	set("sv_fps", strconv.Itoa(s.cfg.FPS))
+	set("protocol", strconv.Itoa(proto.Version))
+	if s.sv != nil {
+		set("mapname", s.sv.name)
+	}
+	return info
+}
+
+// systemInfo builds the systeminfo string, which the client applies to
+// itself: the server id the client echoes in every message, and whether
+// messages are scrambled.
+func (s *Server) systemInfo() string {
+	return proto.FormatSystemInfo(s.sv.serverID, s.sv.scramble)
+}
+
+// setServerConfigstrings refreshes the configstrings the engine owns.
+func (s *Server) setServerConfigstrings() {
+	if s.sv == nil {
+		return
+	}
+	s.setConfigstring(bg.CSServerInfo, s.serverInfo())
+	s.setConfigstring(bg.CSSystemInfo, s.systemInfo())
+}
+
+// setConfigstring changes a configstring and, unless a map is loading,
+// marks it changed for every client that has a gamestate
+// (SV_SetConfigstring): the newest value goes in the client's next
+// message once it is in the game (flushCommands).
+func (s *Server) setConfigstring(index int, value string) {
+	lv := s.sv
+	if lv == nil || uint(index) >= bg.MaxConfigstrings {
+		s.logf("server: configstring %d out of range", index)
+		return
+	}
+	if len(value) > msg.MaxBigStringChars {
+		s.logf("server: configstring %d too long (%d bytes)", index, len(value))
+		return
+	}
+	if lv.gamestate.Configstrings[index] == value {
+		return
+	}
+	lv.gamestate.Configstrings[index] = value
+	if lv.loading {
+		return
+	}
+	for i := range s.svs.clients {
+		c := &s.svs.clients[i]
+		if c.bot || c.chan_ == nil || c.state < StatePrimed {
+			continue
+		}
+		c.markConfigstring(index)
+	}
+}
+
+// sendGamestate sends c the gamestate of the map (SV_SendClientGameState):
+// the unacknowledged reliable commands, then the configstrings, baselines,
+// client number and checksum feed. The client is primed from now on.
+func (s *Server) sendGamestate(c *client) {
+	lv := s.sv
+	if err := c.chan_.Flush(); err != nil {
+		s.svs.stats.BadPackets++
+	}
+	c.state = StatePrimed
+	c.clearConfigstrings() // the gamestate carries them
+	s.flushCommands(c)
+	seq := int32(c.chan_.OutgoingSequence())
+	c.gamestateMessageNum = seq
+	c.deltaMessage = -1
+	c.frames[seq&proto.PacketMask].messageNum = -1
+
+	w := &s.w
+	w.Reset(s.msgBuf[:], msg.Huffman)
+	w.WriteLong(c.lastClientCommand)
+	// The client counts every command up to CommandSequence as received:
+	// the commands that did not fit ahead of the gamestate come after it.
+	gs := &lv.gamestate
+	gs.CommandSequence = s.writeServerCommands(c, w, len(s.msgBuf)/2)
+	gs.ClientNum = int32(c.num)
+	gs.ChecksumFeed = lv.checksumFeed
+	proto.WriteGamestate(w, gs)
+	w.WriteUint8(proto.SvcEOF)
+	if w.Err() != nil {
+		s.dropClient(c, "gamestate does not fit in a message")
+		return
+	}
+	// The client reads the gamestate message with the setting of the
+	// gamestate it had before; what follows, with this one's.
+	s.transmit(c, w.Bytes(), c.scrambleKnown == scrambleOn)
+	c.pendingGamestate = true
+	c.scramblePending = scrambleOff
+	if lv.scramble {
+		c.scramblePending = scrambleOn
+	}
+	c.stats.gamestates++
+	// Messages to a client not in the game go every
+	// NotActiveSnapshotMsec; acknowledging one of them without the new
+	// server id asks for the gamestate again.
+	c.nextSnapshotTime = s.svs.time + NotActiveSnapshotMsec
+}
+
+// confirmGamestate notes that c sent a message with the current server
+// id: it has the latest gamestate, and applies its scramble setting.
+func (c *client) confirmGamestate() {
+	if c.pendingGamestate {
+		c.pendingGamestate = false
+		c.scrambleKnown = c.scramblePending
+	}
+}

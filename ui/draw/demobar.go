@@ -1,0 +1,63 @@
+package draw
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"tremor/client"
+)
+
+// demoBar caches the demo bar's text, rebuilt when what it says changes.
+type demoBar struct {
+	sec      int32
+	scale    float64
+	paused   bool
+	timedemo bool
+	text     string
+	first    int32
+	last     int32
+	known    bool
+}
+
+// DrawDemoBar draws, while a demo plays, a bar under the clock: the
+// demo's time and length, the speed, "paused", and a progress line;
+// timedemo says a timedemo runs.
+func (r *Renderer) DrawDemoBar(screen *ebiten.Image, pb *client.Playback, timedemo bool) {
+	d := &r.demo
+	if !d.known {
+		if s, err := pb.Summary(); err == nil && s != nil {
+			d.first, d.last = s.FirstTime, s.LastTime
+		}
+		d.known = true
+	}
+	now := pb.Time()
+	sec := (now - d.first) / 1000
+	if d.text == "" || sec != d.sec || pb.Timescale() != d.scale || pb.Paused() != d.paused || timedemo != d.timedemo {
+		d.sec, d.scale, d.paused, d.timedemo = sec, pb.Timescale(), pb.Paused(), timedemo
+		length := max(0, d.last-d.first) / 1000
+		state := ""
+		switch {
+		case timedemo:
+			state = "  timedemo"
+		case d.paused:
+			state = "  paused"
+		}
+		d.text = fmt.Sprintf("DEMO %d:%02d / %d:%02d  x%.2g%s", sec/60, sec%60, length/60, length%60, d.scale, state)
+	}
+	b := screen.Bounds()
+	w := float32(360)
+	x, y := float32(b.Dx())/2-w/2, float32(44)
+	vector.DrawFilledRect(screen, x, y, w, 34, colPanel, false)
+	r.centreText(screen, d.text, float64(b.Dx())/2, float64(y)+3, 1, colWhite)
+	frac := float32(0)
+	if d.last > d.first {
+		frac = min(1, max(0, float32(now-d.first)/float32(d.last-d.first)))
+	}
+	vector.DrawFilledRect(screen, x+8, y+22, w-16, 4, colShadow, false)
+	vector.DrawFilledRect(screen, x+8, y+22, (w-16)*frac, 4, colArmor, false)
+}
+
+// ResetDemoBar forgets the demo the bar described, for the next one.
+func (r *Renderer) ResetDemoBar() { r.demo = demoBar{} }

@@ -1,0 +1,550 @@
+package draw
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"tremor/bg"
+	"tremor/cgame"
+	"tremor/ui/draw/view"
+)
+
+// How long text and feedback stay on screen, in ms of real time.
+const (
+	ChatTime        = 8000
+	CenterPrintTime = 3000
+	ObituaryTime    = 5000
+	ChatLines       = 6
+	PickupTime      = 3000 // a pickup line
+	HitMarkerTime   = 250  // the hit marker round the crosshair
+	DamageFlashTime = 600  // the red vignette of a hit taken
+	DamageDirTime   = 1200 // the arrow towards where it came from
+)
+
+// StatusBarHeight is the height of the status bar at the bottom of the
+// screen, in screen pixels.
+const StatusBarHeight = 52
+
+// LagometerSize is the side of the lagometer's square box, in pixels:
+// Quake III's 48 units at 1.5 pixels each.
+const LagometerSize = 72
+
+// LagometerRect returns where the lagometer goes on a w×h screen: a
+// square in the bottom-left corner above the status bar. The HUD leaves
+// it empty.
+func LagometerRect(w, h int) image.Rectangle {
+	return image.Rect(8, h-StatusBarHeight-8-LagometerSize, 8+LagometerSize, h-StatusBarHeight-8)
+}
+
+// NetGraphRect returns where the net graph goes on a w×h screen: the
+// top-left corner. The HUD leaves it empty; the chat starts below it.
+func NetGraphRect(w, h int) image.Rectangle {
+	return image.Rect(8, 8, 8+320, 8+80)
+}
+
+// numTexts caches the decimal text of small numbers so that the HUD
+// does not allocate a string per number per frame.
+var numTexts [1200]string
+
+// numText returns n in decimal; numbers in [-200, 1000) come from a
+// cache.
+func numText(n int32) string {
+	i := int(n) + 200
+	if i < 0 || i >= len(numTexts) {
+		return strconv.Itoa(int(n))
+	}
+	if numTexts[i] == "" {
+		numTexts[i] = strconv.Itoa(int(n))
+	}
+	return numTexts[i]
+}
+
+// ordinal returns "1st", "2nd", ... for a rank.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return numText(int32(n)) + suffix
+}
+
+// ordinals caches ordinal for the ranks a server can have.
+var ordinals = func() [bg.MaxClients + 1]string {
+	var o [bg.MaxClients + 1]string
+	for i := 1; i <= bg.MaxClients; i++ {
+		o[i] = ordinal(i)
+	}
+	return o
+}()
+
+// clockText caches the clock's text for one second.
+type clockText struct {
+	sec int32
+	s   string
+}
+
+// text returns the clock's text for ms, formatting it in buf when the
+// second changed.
+func (c *clockText) text(ms int32, buf []byte) string {
+	if ms < 0 {
+		ms = 0
+	}
+	if sec := ms / 1000; sec != c.sec || c.s == "" {
+		c.sec = sec
+		c.s = string(view.ClockText(buf[:0], ms))
+	}
+	return c.s
+}
+
+// textWidth returns the width of s at scale.
+func (r *Renderer) textWidth(s string, scale float64) float64 {
+	w, _ := text.Measure(s, r.face, 0)
+	return w * scale
+}
+
+// panel adds a translucent panel with a light top edge to the HUD batch.
+func (r *Renderer) panel(x, y, w, h float32, a float32) {
+	b := &r.hud
+	b.vgrad(x, y, w, h, rgbaOf(color.RGBA{0x10, 0x14, 0x22, 0xff}, a), rgbaOf(color.RGBA{0x04, 0x06, 0x0c, 0xff}, a))
+	b.rect(x, y, w, 1, rgbaOf(artRockLight, a*0.35))
+}
+
+// drawHUD draws the status bar, the clock, the chat, the kill feed, the
+// pickup lines and the centre print.
+func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+	ps := &g.Predicted
+	w, h := r.view.W, r.view.H
+	b := &r.hud
+	const s = 3.0 // big HUD text
+	top := h - StatusBarHeight
+	y := top + (StatusBarHeight-13*s)/2
+
+	r.panel(0, float32(top), float32(w), StatusBarHeight, 0.82)
+
+	// Health and armor with their icons.
+	health := ps.Stats[bg.StatHealth]
+	hc := colHealth
+	if health <= 25 {
+		hc = colLow
+	}
+	cx, cy := float32(28), float32(top+StatusBarHeight/2)
+	b.rect(cx-12, cy-4, 24, 8, rgbaOf(hc, 1))
+	b.rect(cx-4, cy-12, 8, 24, rgbaOf(hc, 1))
+	maxH := max(ps.Stats[bg.StatMaxHealth], 1)
+	b.rect(50, float32(top+StatusBarHeight-7), 100, 3, rgbaOf(colShadow, 0.8))
+	b.rect(50, float32(top+StatusBarHeight-7), 100*min(1, float32(max(health, 0))/float32(maxH)), 3, rgbaOf(hc, 1))
+	ax := float32(190)
+	b.quad(ax-10, cy-11, ax+10, cy-11, ax+10, cy+2, ax-10, cy+2, rgbaOf(colArmor, 1), rgbaOf(colArmor, 1), rgbaOf(shade(colArmor, 0.7), 1), rgbaOf(shade(colArmor, 0.7), 1))
+	b.tri(ax-10, cy+2, ax+10, cy+2, ax, cy+12, rgbaOf(shade(colArmor, 0.7), 1))
+
+	// Weapon slots: owned weapons lit, the current one framed.
+	const slot = 36.0
+	sx := float32(w/2 - 2.5*slot)
+	owned := ps.Stats[bg.StatWeapons]
+	for wp := int32(bg.WPGauntlet); wp < bg.NumWeapons; wp++ {
+		x := sx + float32(wp-1)*slot
+		c := weaponColour(wp)
+		a := float32(0.25)
+		if owned&(1<<wp) != 0 {
+			a = 1
+		}
+		if wp == ps.Weapon {
+			b.rect(x+1, float32(top)+5, slot-2, StatusBarHeight-10, rgbaOf(c, 0.25))
+			b.rect(x+1, float32(top)+5, slot-2, 2, rgbaOf(c, 1))
+			b.rect(x+1, float32(top)+StatusBarHeight-7, slot-2, 2, rgbaOf(c, 1))
+		}
+		l, th := weaponShape(wp)
+		mx, my := x+slot/2, float32(top)+StatusBarHeight/2
+		b.line(mx-l/2, my, mx+l/2, my, th+2, rgbaOf(artShadowBlack, 0.8*a))
+		b.line(mx-l/2, my, mx+l/2, my, th, rgbaOf(c, a))
+	}
+	b.flush(screen)
+	r.text(screen, numText(max(health, 0)), 50, y-2, s, hc)
+	r.text(screen, numText(ps.Stats[bg.StatArmor]), 208, y-2, s, colArmor)
+	for wp := int32(bg.WPGauntlet); wp < bg.NumWeapons; wp++ {
+		x := float64(sx) + float64(wp-1)*slot
+		r.text(screen, numText(wp), x+3, top+4, 1, fade(colWhite, 0.6))
+	}
+	if wp := ps.Weapon; wp > bg.WPNone && wp < bg.NumWeapons {
+		ammoX := float64(sx) + 5*slot + 14
+		if a := ps.Ammo[wp]; a >= 0 {
+			c := weaponColour(wp)
+			if a <= bg.Weapons[wp].Ammo/4 {
+				c = colLow
+			}
+			r.text(screen, numText(a), ammoX, y-2, s, c)
+		}
+		r.rightText(screen, bg.Weapons[wp].Name, float64(sx)-14, top+(StatusBarHeight-13*2)/2, 2, weaponColour(wp))
+	}
+
+	// Frags and place.
+	score := numText(ps.Persistant[bg.PersScore])
+	r.rightText(screen, score, w-16, y-2, s, colWhite)
+	fx := w - 16 - r.textWidth(score, s) - 10
+	r.rightText(screen, "FRAGS", fx, top+8, 1, fade(colWhite, 0.6))
+	if rank := r.rank(g); rank > 0 {
+		r.rightText(screen, ordinals[rank], fx, top+24, 2, colArmor)
+	}
+
+	// Clock: time left with a time limit, else time played.
+	elapsed := g.Time - f.LevelStartTime
+	if f.TimeLimit > 0 {
+		elapsed = int32(f.TimeLimit)*60000 - elapsed
+	}
+	clock := r.clock.text(elapsed, r.buf)
+	cw := float32(r.textWidth(clock, 2)) + 24
+	r.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
+	r.hud.flush(screen)
+	r.centreText(screen, clock, w/2, 22, 2, colWhite)
+
+	r.drawChat(screen, g)
+	r.drawKillFeed(screen, g, f)
+	r.drawPickups(screen, g)
+
+	if cp := g.CenterPrint; cp.Text != "" && g.RealTime-cp.Time < CenterPrintTime {
+		a := min(1, float32(CenterPrintTime-(g.RealTime-cp.Time))/400)
+		r.centreText(screen, cp.Text, w/2, h/4, 3, fade(colWhite, a))
+	}
+	if ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0 {
+		r.centreText(screen, "you are dead: fire to respawn", w/2, h/2+80, 2, colLow)
+	}
+}
+
+// rank returns the local player's place in the last scores, 0 if
+// unknown.
+func (r *Renderer) rank(g *cgame.CGame) int {
+	sc := &g.Scores
+	for i := 0; i < sc.Count; i++ {
+		if sc.Players[i].Client == g.Predicted.ClientNum {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// drawChat draws the chat, newest at the bottom of a block below the
+// net graph's corner.
+func (r *Renderer) drawChat(screen *ebiten.Image, g *cgame.CGame) {
+	n := 0
+	for i := g.Chat.Len() - 1; i >= 0 && n < ChatLines; i-- {
+		if g.RealTime-g.Chat.At(i).Time > ChatTime {
+			break
+		}
+		n++
+	}
+	y0 := float64(NetGraphRect(int(r.view.W), int(r.view.H)).Max.Y + 8)
+	for i := 0; i < n; i++ {
+		l := g.Chat.At(g.Chat.Len() - n + i)
+		a := min(1, float32(ChatTime-(g.RealTime-l.Time))/500)
+		c := colWhite
+		if l.Team {
+			c = colHealth
+		}
+		r.text(screen, l.Text, 12, y0+float64(i)*24, 2, fade(c, a))
+	}
+}
+
+// drawKillFeed draws the latest kills at the top right: killer, weapon,
+// victim, each name in its player's colour.
+func (r *Renderer) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+	if f.Names == nil {
+		return
+	}
+	w := r.view.W
+	const s = 2.0
+	row := 0
+	for i := g.Obituaries.Len() - 1; i >= 0 && row < 5; i-- {
+		o := g.Obituaries.At(i)
+		age := g.Time - o.Time
+		if age > ObituaryTime {
+			break
+		}
+		a := min(1, float32(ObituaryTime-age)/500)
+		victim, killer := "", ""
+		if uint32(o.Victim) < bg.MaxClients {
+			victim = f.Names[o.Victim]
+		}
+		self := o.Killer == o.Victim || uint32(o.Killer) >= bg.MaxClients
+		if !self {
+			killer = f.Names[o.Killer]
+		}
+		tag := modTag(o.MOD)
+		tw := r.textWidth(tag, s) + 16
+		vw := r.textWidth(victim, s)
+		kw := 0.0
+		if !self {
+			kw = r.textWidth(killer, s) + 8
+		}
+		total := kw + tw + vw + 16
+		y := 8 + float64(row)*28
+		x := w - 8 - total
+		mine := o.Killer == g.Predicted.ClientNum || o.Victim == g.Predicted.ClientNum
+		r.panel(float32(x), float32(y), float32(total), 24, 0.55*a)
+		if mine {
+			r.hud.rect(float32(x), float32(y), float32(total), 24, rgbaOf(colArmor, 0.15*a))
+		}
+		r.hud.flush(screen)
+		xx := x + 8
+		if !self {
+			r.text(screen, killer, xx, y+4, s, fade(mix(PlayerColour(o.Killer), colWhite, 0.4), a))
+			xx += kw
+		}
+		r.text(screen, tag, xx+4, y+4, s, fade(modColour(o.MOD), a))
+		xx += tw
+		r.text(screen, victim, xx, y+4, s, fade(mix(PlayerColour(o.Victim), colWhite, 0.4), a))
+		row++
+	}
+}
+
+// modTag returns the short name of a means of death.
+func modTag(mod int32) string {
+	switch mod {
+	case bg.MODGauntlet:
+		return weaponLetters[bg.WPGauntlet]
+	case bg.MODMachinegun:
+		return weaponLetters[bg.WPMachinegun]
+	case bg.MODGrenade, bg.MODGrenadeSplash:
+		return weaponLetters[bg.WPGrenadeLauncher]
+	case bg.MODRocket, bg.MODRocketSplash:
+		return weaponLetters[bg.WPRocketLauncher]
+	case bg.MODRailgun:
+		return weaponLetters[bg.WPRailgun]
+	case bg.MODLava:
+		return "lava"
+	case bg.MODTelefrag:
+		return "tele"
+	}
+	return "died"
+}
+
+// modColour returns the colour of a means of death's tag.
+func modColour(mod int32) color.RGBA {
+	switch mod {
+	case bg.MODGauntlet:
+		return weaponColour(bg.WPGauntlet)
+	case bg.MODMachinegun:
+		return weaponColour(bg.WPMachinegun)
+	case bg.MODGrenade, bg.MODGrenadeSplash:
+		return weaponColour(bg.WPGrenadeLauncher)
+	case bg.MODRocket, bg.MODRocketSplash:
+		return weaponColour(bg.WPRocketLauncher)
+	case bg.MODRailgun:
+		return colRail
+	case bg.MODLava:
+		return colLava
+	}
+	return colDead
+}
+
+// drawPickups draws the latest pickup lines over the status bar, the
+// newest lowest.
+func (r *Renderer) drawPickups(screen *ebiten.Image, g *cgame.CGame) {
+	fb := &r.feedback
+	y := r.view.H - StatusBarHeight - 24
+	for i := fb.Pickups() - 1; i >= 0; i-- {
+		p := fb.PickupAt(i)
+		age := g.RealTime - p.Time
+		if age < 0 || age > PickupTime {
+			break
+		}
+		a := min(1, float32(PickupTime-age)/600)
+		rise := max(0, 1-float64(age)/150) * 12
+		c := colWhite
+		if p.Item > 0 && int(p.Item) < len(bg.Items) {
+			c, _ = itemLook(&bg.Items[p.Item])
+			c = mix(c, colWhite, 0.3)
+		}
+		r.centreText(screen, p.Text, r.view.W/2, y+rise, 2, fade(c, a))
+		y -= 26
+	}
+}
+
+// drawDamage draws the red flash and the direction of the last hit the
+// local player took, and a pulse when its health is low.
+func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
+	fb := &r.feedback
+	ps := &g.Predicted
+	now := g.RealTime
+	alpha := float32(0)
+	if fb.DamageTime != 0 && now-fb.DamageTime < DamageFlashTime {
+		k := float32(now-fb.DamageTime) / DamageFlashTime
+		alpha = (1 - k) * min(1, 0.35+float32(fb.DamageCount)/60)
+	}
+	alive := ps.PmType == bg.PMNormal
+	if h := ps.Stats[bg.StatHealth]; alive && h > 0 && h <= 25 {
+		alpha = max(alpha, 0.25+0.15*float32(math.Sin(float64(now)/160)))
+	}
+	if alpha > 0 {
+		img := r.vignetteImage()
+		op := &r.imgOp
+		op.GeoM.Reset()
+		op.GeoM.Scale(r.view.W/float64(img.Bounds().Dx()), r.view.H/float64(img.Bounds().Dy()))
+		op.Filter = ebiten.FilterLinear
+		op.ColorScale.Reset()
+		scaleWith(&op.ColorScale, colBlood)
+		op.ColorScale.ScaleAlpha(alpha)
+		screen.DrawImage(img, op)
+		op.ColorScale.Reset()
+	}
+	if fb.DamageTime != 0 && now-fb.DamageTime < DamageDirTime && alive {
+		k := float32(now-fb.DamageTime) / DamageDirTime
+		a := float32(fb.DamageDir&0xffff) / 65536 * 2 * math.Pi
+		x, y := float32(r.local.x), float32(r.local.y)
+		sc := float32(r.view.Scale)
+		rad := 56 * sc
+		b := &r.hud
+		b.arc(x, y, rad, 7*sc, a-0.45, a, rgbaOf(colLow, 0), rgbaOf(colLow, 0.9*(1-k)))
+		b.arc(x, y, rad, 7*sc, a, a+0.45, rgbaOf(colLow, 0.9*(1-k)), rgbaOf(colLow, 0))
+		dx, dy := float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
+		tx, ty := x+dx*(rad+14*sc), y+dy*(rad+14*sc)
+		bx, by := x+dx*(rad+4*sc), y+dy*(rad+4*sc)
+		b.tri(tx, ty, bx-dy*7*sc, by+dx*7*sc, bx+dy*7*sc, by-dx*7*sc, rgbaOf(colLow, 1-k))
+		b.flush(screen)
+	}
+}
+
+// vignetteImage returns a small image whose alpha grows from the centre
+// to the edges, made once and stretched over the screen.
+func (r *Renderer) vignetteImage() *ebiten.Image {
+	if r.vignette != nil {
+		return r.vignette
+	}
+	const w, h = 160, 90
+	pix := make([]byte, 4*w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			dx, dy := (float64(x)+0.5)/w*2-1, (float64(y)+0.5)/h*2-1
+			d := math.Sqrt(dx*dx*0.8 + dy*dy)
+			a := math.Pow(max(0, min(1, (d-0.45)/0.75)), 1.6)
+			v := byte(255 * a) // premultiplied white
+			i := 4 * (y*w + x)
+			pix[i], pix[i+1], pix[i+2], pix[i+3] = v, v, v, v
+		}
+	}
+	r.vignette = ebiten.NewImage(w, h)
+	r.vignette.WritePixels(pix)
+	return r.vignette
+}
+
+// scoreTable draws the rows of g.Scores in a table whose top-left is
+// (x, y) and width pw; it returns the height used.
+func (r *Renderer) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame, x, y, pw, rowH float64) float64 {
+	sc := &g.Scores
+	const s = 2.0
+	fragX, deathX, pingX := x+pw-220, x+pw-110, x+pw-20
+	r.text(screen, "NAME", x+52, y, s, colArmor)
+	r.rightText(screen, "FRAGS", fragX, y, s, colArmor)
+	r.rightText(screen, "DEATHS", deathX, y, s, colArmor)
+	r.rightText(screen, "PING", pingX, y, s, colArmor)
+	y += 36
+	if sc.Count == 0 {
+		r.text(screen, "waiting for scores...", x+52, y, s, colWhite)
+		return 36 + rowH
+	}
+	b := &r.hud
+	for i := 0; i < sc.Count; i++ {
+		p := &sc.Players[i]
+		yy := y + float64(i)*rowH
+		if p.Client == g.Predicted.ClientNum {
+			b.rect(float32(x), float32(yy-4), float32(pw), float32(rowH-2), rgbaOf(colArmor, 0.15))
+		} else if i%2 == 0 {
+			b.rect(float32(x), float32(yy-4), float32(pw), float32(rowH-2), rgbaOf(colWhite, 0.04))
+		}
+		b.rect(float32(x+36), float32(yy), 8, 18, rgbaOf(PlayerColour(p.Client), 1))
+	}
+	b.flush(screen)
+	for i := 0; i < sc.Count; i++ {
+		p := &sc.Players[i]
+		yy := y + float64(i)*rowH
+		c := colWhite
+		if p.Client == g.Predicted.ClientNum {
+			c = colArmor
+		}
+		name := ""
+		if f.Names != nil && uint32(p.Client) < bg.MaxClients {
+			name = f.Names[p.Client]
+		}
+		r.rightText(screen, numText(int32(i+1)), x+28, yy, s, fade(colWhite, 0.5))
+		r.text(screen, name, x+52, yy, s, c)
+		r.rightText(screen, numText(p.Score), fragX, yy, s, c)
+		r.rightText(screen, numText(p.Deaths), deathX, yy, s, c)
+		r.rightText(screen, numText(p.Ping), pingX, yy, s, c)
+	}
+	return 36 + float64(sc.Count)*rowH
+}
+
+// drawScores draws the scoreboard of g.Scores (Tab).
+func (r *Renderer) drawScores(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+	rows := max(g.Scores.Count, 1)
+	pw, ph := 620.0, float64(rows)*30+110
+	x, y := (r.view.W-pw)/2, (r.view.H-ph)/2
+	r.panel(float32(x), float32(y), float32(pw), float32(ph), 0.85)
+	r.hud.flush(screen)
+	title := "SCORES"
+	if r.m != nil && r.m.Name != "" {
+		title = r.m.Name
+	}
+	r.centreText(screen, title, x+pw/2, y+22, 2, colWhite)
+	r.scoreTable(screen, g, f, x+10, y+50, pw-20, 30)
+}
+
+// drawIntermission draws the end of the match over the whole screen:
+// the winner and the final scoreboard.
+func (r *Renderer) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+	w, h := r.view.W, r.view.H
+	b := &r.hud
+	b.vgrad(0, 0, float32(w), float32(h), rgbaOf(color.RGBA{0x06, 0x08, 0x12, 0xff}, 0.9), rgbaOf(color.RGBA{0x14, 0x08, 0x1c, 0xff}, 0.95))
+	b.flush(screen)
+	r.centreText(screen, "MATCH OVER", w/2, 56, 4, colWhite)
+	sc := &g.Scores
+	if sc.Count > 0 {
+		win := &sc.Players[0]
+		name := "?"
+		if f.Names != nil && uint32(win.Client) < bg.MaxClients {
+			name = f.Names[win.Client]
+		}
+		c := mix(PlayerColour(win.Client), colWhite, 0.3)
+		line := "wins with"
+		if win.Client == g.Predicted.ClientNum {
+			name, line = "You", "win with"
+		}
+		frags := numText(win.Score)
+		const s = 3.0
+		gap := r.textWidth(" ", s)
+		nw, lw, fw := r.textWidth(name, s), r.textWidth(line, s), r.textWidth(frags, s)
+		tw := r.textWidth("frags", s)
+		x0 := w/2 - (nw+lw+fw+tw+3*gap)/2
+		r.text(screen, name, x0, 100, s, c)
+		r.text(screen, line, x0+nw+gap, 100, s, colArmor)
+		r.text(screen, frags, x0+nw+lw+2*gap, 100, s, colWhite)
+		r.text(screen, "frags", x0+nw+lw+fw+3*gap, 100, s, colArmor)
+	}
+	rows := max(sc.Count, 1)
+	y := 160.0
+	rowH := min(30, max(24, (h-y-100)/float64(rows)))
+	pw := min(720, w-40)
+	ph := float64(rows)*rowH + 60
+	x := (w - pw) / 2
+	r.panel(float32(x), float32(y), float32(pw), float32(ph), 0.7)
+	r.hud.flush(screen)
+	r.scoreTable(screen, g, f, x+10, y+16, pw-20, rowH)
+	if rank := r.rank(g); rank > 0 {
+		yy := math.Min(h-30, y+ph+26)
+		pw := r.textWidth("you placed ", 2)
+		ow := r.textWidth(ordinals[rank], 2)
+		r.text(screen, "you placed ", w/2-(pw+ow)/2, yy, 2, colArmor)
+		r.text(screen, ordinals[rank], w/2-(pw+ow)/2+pw, yy, 2, colWhite)
+	}
+}

@@ -1,0 +1,149 @@
+package draw
+
+import (
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"tremor/ui/menu"
+)
+
+// Menu colours (premultiplied alpha).
+var (
+	colMenuShade  = color.RGBA{0, 0, 0, 0x70}
+	colMenuPanel  = color.RGBA{0x08, 0x0c, 0x14, 0xe0}
+	colMenuBorder = color.RGBA{0x8a, 0x9c, 0xb4, 0xff}
+	colMenuSelect = color.RGBA{0x22, 0x3a, 0x5c, 0xe0}
+	colMenuAccent = color.RGBA{0xf0, 0xd0, 0x40, 0xff}
+	colMenuDim    = color.RGBA{0x90, 0x9c, 0xb0, 0xff}
+	colMenuBarBg  = color.RGBA{0x30, 0x38, 0x48, 0xff}
+	colMenuBar    = color.RGBA{0x60, 0xc0, 0xff, 0xff}
+	colMenuField  = color.RGBA{0x10, 0x18, 0x28, 0xff}
+)
+
+// DrawMenu draws m over what screen holds, if m is open: the screen
+// shaded, a centred panel with the page title, its items (the selected one
+// highlighted, values right-aligned, slider bars, text fields with a
+// caret, "press a key..." while a key is captured), the message of the
+// last action and a hint line. The model lays itself out for the
+// screen's size (menu.Model.Layout); DrawMenu paints that layout, and the
+// model's mouse hit test uses it until the next call.
+func (r *Renderer) DrawMenu(screen *ebiten.Image, m *menu.Model) {
+	if !m.IsOpen() {
+		return
+	}
+	b := screen.Bounds()
+	v := m.Layout(b.Dx(), b.Dy())
+	vector.DrawFilledRect(screen, 0, 0, float32(b.Dx()), float32(b.Dy()), colMenuShade, false)
+
+	p := v.Panel
+	px, py, pw, ph := float32(p.X), float32(p.Y), float32(p.W), float32(p.H)
+	vector.DrawFilledRect(screen, px, py, pw, ph, colMenuPanel, false)
+	vector.StrokeRect(screen, px, py, pw, ph, 2, colMenuBorder, false)
+	cx := float64(p.X) + float64(p.W)/2
+	r.centreText(screen, v.Title, cx, float64(v.TitleY), menu.TitleScale, colMenuAccent)
+
+	for i := range v.Items {
+		r.drawMenuItem(screen, &v.Items[i])
+	}
+	if n := len(v.Items); n > 0 {
+		right := float64(p.X+p.W) - 14
+		if v.MoreAbove {
+			r.centreText(screen, "^", right, float64(v.Items[0].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+		}
+		if v.MoreBelow {
+			r.centreText(screen, "v", right, float64(v.Items[n-1].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+		}
+	}
+	if v.Message != "" {
+		r.centreText(screen, v.Message, cx, float64(v.MessageY), r.fitScale(v.Message, p.W-32), colLow)
+	}
+	r.centreText(screen, v.Hint, cx, float64(v.HintY), r.fitScale(v.Hint, p.W-32), colMenuDim)
+}
+
+// drawMenuItem draws one row of the menu.
+func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
+	const s = menu.TextScale
+	row := it.Row
+	ty := float64(it.TextY)
+	labelCol := colWhite
+	if it.Selected {
+		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), float32(row.W), float32(row.H), colMenuSelect, false)
+		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), 4, float32(row.H), colMenuAccent, false)
+		labelCol = colMenuAccent
+	}
+	r.text(screen, it.Label, float64(it.LabelX), ty, s, labelCol)
+	if it.Detail != "" {
+		lw, _ := text.Measure(it.Label, r.face, 0)
+		r.text(screen, it.Detail, float64(it.LabelX)+lw*s+12, ty+11, menu.DetailScale, colMenuDim)
+	}
+
+	right := float64(it.ValueRight)
+	if it.Unit != "" {
+		r.rightText(screen, it.Unit, right, ty+11, menu.DetailScale, colMenuDim)
+		uw, _ := text.Measure(it.Unit, r.face, 0)
+		right -= uw + 6
+	}
+	vw, _ := text.Measure(it.Value, r.face, 0)
+	vw *= s
+	switch it.Kind {
+	case menu.KindChoice:
+		// Arrows around the value say Left/Right change it.
+		arrow := colMenuDim
+		if it.Selected {
+			arrow = colWhite
+		}
+		r.rightText(screen, ">", right, ty, s, arrow)
+		right -= 2 * menu.GlyphW * s
+		r.rightText(screen, "<", right-vw-menu.GlyphW*s, ty, s, arrow)
+		r.rightText(screen, it.Value, right, ty, s, colWhite)
+	case menu.KindSlider:
+		bar := it.Bar
+		bx, by, bw, bh := float32(bar.X), float32(bar.Y), float32(bar.W), float32(bar.H)
+		vector.DrawFilledRect(screen, bx, by, bw, bh, colMenuBarBg, false)
+		vector.DrawFilledRect(screen, bx, by, bw*float32(it.Fraction), bh, colMenuBar, false)
+		kx := bx + bw*float32(it.Fraction)
+		vector.DrawFilledRect(screen, kx-3, by-4, 6, bh+8, colWhite, false)
+		r.rightText(screen, it.Value, right, ty, s, colWhite)
+	case menu.KindText:
+		// A box marks the field even when empty; the caret shows where
+		// typing goes.
+		caret := float64(menu.GlyphW * s)
+		w := max(vw+caret+12, 12*menu.GlyphW*s)
+		border := colMenuBarBg
+		if it.Editing {
+			border = colMenuBorder
+		}
+		bx, by, bw, bh := float32(right-w), float32(row.Y+3), float32(w+6), float32(row.H-6)
+		vector.DrawFilledRect(screen, bx, by, bw, bh, colMenuField, false)
+		vector.StrokeRect(screen, bx, by, bw, bh, 1, border, false)
+		if it.Editing {
+			cc := colMenuDim
+			if it.Changed {
+				cc = colMenuAccent
+			}
+			r.text(screen, "_", right-caret, ty, s, cc)
+		}
+		r.rightText(screen, it.Value, right-caret, ty, s, colWhite)
+	case menu.KindKey:
+		c := colWhite
+		if it.Capturing {
+			c = colLow
+		}
+		r.rightText(screen, it.Value, right, ty, s, c)
+	default:
+		r.rightText(screen, it.Value, right, ty, s, colWhite)
+	}
+}
+
+// fitScale returns menu.TextScale if s fits in width pixels at that
+// scale, and 1 otherwise.
+func (r *Renderer) fitScale(s string, width int) float64 {
+	w, _ := text.Measure(s, r.face, 0)
+	if w*menu.TextScale <= float64(width) {
+		return menu.TextScale
+	}
+	return 1
+}
