@@ -9,8 +9,9 @@ import (
 	"tremor/common/proto"
 	"tremor/lagometer"
 	"tremor/maps/arenas"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 // Limits and timings of the client game.
@@ -215,7 +216,7 @@ type CGame struct {
 	// server commands
 	cmdSeq    int32
 	cmdSeqSet bool
-	args      oob.Args
+	args      cmdargs.Args
 }
 
 // New returns the client game for the level the engine's gamestate
@@ -243,7 +244,7 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 // against the map-checksum configstring. A client whose file differs must
 // not play: its prediction would disagree with the server.
 func LoadMap(c Client, dir string) (*tilemap.Map, error) {
-	name := oob.ValueForKey(c.Configstring(bg.CSServerInfo), "mapname")
+	name := infostr.ValueForKey(c.Configstring(bg.CSServerInfo), "mapname")
 	if name == "" {
 		return nil, fmt.Errorf("cgame: the serverinfo configstring names no map")
 	}

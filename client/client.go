@@ -18,6 +18,8 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/netsim"
@@ -224,7 +226,7 @@ type Client struct {
 	qport     uint16
 	maps      map[string]*tilemap.Map
 	oobBuf    []byte
-	args      oob.Args
+	args      cmdargs.Args
 	lastError error
 	parseEnts []bg.EntityState // MaxParseEntities; active.parseEntNum indexes it
 
@@ -597,7 +599,7 @@ func (c *Client) checkUserinfo() {
 	if !c.conn.userinfoModified || c.state < Connected {
 		return
 	}
-	if c.AddReliableCommand("userinfo "+oob.Quote(c.userinfo())) == nil {
+	if c.AddReliableCommand("userinfo "+cmdargs.Quote(c.userinfo())) == nil {
 		c.conn.userinfoModified = false
 	}
 }
@@ -606,7 +608,7 @@ func (c *Client) checkUserinfo() {
 func (c *Client) userinfo() string {
 	info := ""
 	set := func(k, v string) {
-		if s, err := oob.SetValueForKey(info, k, v); err == nil {
+		if s, err := infostr.SetValueForKey(info, k, v); err == nil {
 			info = s
 		}
 	}
@@ -671,7 +673,7 @@ func (c *Client) checkForResend() {
 			{"qport", strconv.Itoa(int(c.qport))},
 			{"challenge", strconv.Itoa(int(c.conn.challenge))},
 		} {
-			if s, err := oob.SetValueForKey(info, kv[0], kv[1]); err == nil {
+			if s, err := infostr.SetValueForKey(info, kv[0], kv[1]); err == nil {
 				info = s
 			}
 		}

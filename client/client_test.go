@@ -9,6 +9,8 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/oob"
 )
 
@@ -29,7 +31,7 @@ func TestHandshake(t *testing.T) {
 	}
 	for k, want := range map[string]string{"name": "Tester", "rate": "12000", "snaps": "10",
 		"protocol": strconv.Itoa(proto.Version), "challenge": "-559038737", "qport": strconv.Itoa(int(c.Qport()))} {
-		if got := oob.ValueForKey(s.userinfo, k); got != want {
+		if got := infostr.ValueForKey(s.userinfo, k); got != want {
 			t.Errorf("userinfo %s = %q, want %q (%s)", k, got, want, s.userinfo)
 		}
 	}
@@ -522,8 +524,8 @@ func TestUserinfoChangeSent(t *testing.T) {
 	now += 40
 	step(t, c, s, now, bg.UserCmd{})
 	got := s.executed[len(s.executed)-1]
-	a := oob.Tokenize(got)
-	if a.Argv(0) != "userinfo" || oob.ValueForKey(a.Argv(1), "name") != "B__x" {
+	a := cmdargs.Tokenize(got)
+	if a.Argv(0) != "userinfo" || infostr.ValueForKey(a.Argv(1), "name") != "B__x" {
 		t.Fatalf("userinfo command %q", got)
 	}
 }

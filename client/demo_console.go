@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // DemoCvars declares the demo cvars: cl_autoRecordDemo.
@@ -30,7 +30,7 @@ func DemoDir(dataDir string) string { return filepath.Join(dataDir, "demos") }
 //	stoprecord      end it
 func AddRecordCommands(t *console.Table, dataDir string, get func() *Client) {
 	dir := DemoDir(dataDir)
-	t.AddCommand("record", "record a demo: record [NAME]", func(a *oob.Args) {
+	t.AddCommand("record", "record a demo: record [NAME]", func(a *cmdargs.Args) {
 		c := get()
 		if c == nil {
 			t.Printf("record: not connected\n")
@@ -43,7 +43,7 @@ func AddRecordCommands(t *console.Table, dataDir string, get func() *Client) {
 		}
 		t.Printf("recording to %s\n", p)
 	})
-	t.AddCommand("stoprecord", "stop recording a demo", func(*oob.Args) {
+	t.AddCommand("stoprecord", "stop recording a demo", func(*cmdargs.Args) {
 		c := get()
 		if c == nil {
 			t.Printf("stoprecord: not recording\n")
@@ -83,8 +83,8 @@ func ApplyDemoCvars(c *Client, t *console.Table, dataDir string) {
 //	demo_nextfrag / demo_prevfrag   to the next / previous kill
 //	demo_info               the demo's summary
 func AddPlaybackCommands(t *console.Table, get func() *Playback) {
-	with := func(name string, fn func(p *Playback, a *oob.Args) error) func(*oob.Args) {
-		return func(a *oob.Args) {
+	with := func(name string, fn func(p *Playback, a *cmdargs.Args) error) func(*cmdargs.Args) {
+		return func(a *cmdargs.Args) {
 			p := get()
 			if p == nil {
 				t.Printf("%s: no demo playing\n", name)
@@ -95,11 +95,11 @@ func AddPlaybackCommands(t *console.Table, get func() *Playback) {
 			}
 		}
 	}
-	t.AddCommand("demo_pause", "pause or resume the demo", with("demo_pause", func(p *Playback, _ *oob.Args) error {
+	t.AddCommand("demo_pause", "pause or resume the demo", with("demo_pause", func(p *Playback, _ *cmdargs.Args) error {
 		p.SetPaused(!p.Paused())
 		return nil
 	}))
-	t.AddCommand("demo_timescale", "demo speed: demo_timescale [0.1-4]", with("demo_timescale", func(p *Playback, a *oob.Args) error {
+	t.AddCommand("demo_timescale", "demo speed: demo_timescale [0.1-4]", with("demo_timescale", func(p *Playback, a *cmdargs.Args) error {
 		if a.Argc() < 2 {
 			t.Printf("demo_timescale is %g\n", p.Timescale())
 			return nil
@@ -111,14 +111,14 @@ func AddPlaybackCommands(t *console.Table, get func() *Playback) {
 		p.SetTimescale(f)
 		return nil
 	}))
-	t.AddCommand("demo_step", "one snapshot forward", with("demo_step", func(p *Playback, _ *oob.Args) error {
+	t.AddCommand("demo_step", "one snapshot forward", with("demo_step", func(p *Playback, _ *cmdargs.Args) error {
 		p.StepForward()
 		return nil
 	}))
-	t.AddCommand("demo_stepback", "one snapshot back", with("demo_stepback", func(p *Playback, _ *oob.Args) error {
+	t.AddCommand("demo_stepback", "one snapshot back", with("demo_stepback", func(p *Playback, _ *cmdargs.Args) error {
 		return p.StepBack()
 	}))
-	t.AddCommand("demo_seek", "seek to SECONDS from the start", with("demo_seek", func(p *Playback, a *oob.Args) error {
+	t.AddCommand("demo_seek", "seek to SECONDS from the start", with("demo_seek", func(p *Playback, a *cmdargs.Args) error {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(a.Argv(1), "s"), 64)
 		if err != nil {
 			return err
@@ -129,15 +129,15 @@ func AddPlaybackCommands(t *console.Table, get func() *Playback) {
 		}
 		return p.SeekTime(first + int32(f*1000))
 	}))
-	t.AddCommand("demo_seekpct", "seek to PERCENT of the demo", with("demo_seekpct", func(p *Playback, a *oob.Args) error {
+	t.AddCommand("demo_seekpct", "seek to PERCENT of the demo", with("demo_seekpct", func(p *Playback, a *cmdargs.Args) error {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(a.Argv(1), "%"), 64)
 		if err != nil {
 			return err
 		}
 		return p.SeekPercent(f)
 	}))
-	frag := func(name string, next bool) func(*oob.Args) {
-		return with(name, func(p *Playback, _ *oob.Args) error {
+	frag := func(name string, next bool) func(*cmdargs.Args) {
+		return with(name, func(p *Playback, _ *cmdargs.Args) error {
 			var ok bool
 			var err error
 			if next {
@@ -153,7 +153,7 @@ func AddPlaybackCommands(t *console.Table, get func() *Playback) {
 	}
 	t.AddCommand("demo_nextfrag", "seek to the next kill", frag("demo_nextfrag", true))
 	t.AddCommand("demo_prevfrag", "seek to the previous kill", frag("demo_prevfrag", false))
-	t.AddCommand("demo_info", "the demo's summary", with("demo_info", func(p *Playback, _ *oob.Args) error {
+	t.AddCommand("demo_info", "the demo's summary", with("demo_info", func(p *Playback, _ *cmdargs.Args) error {
 		s, err := p.Summary()
 		if s != nil {
 			for _, l := range strings.Split(s.String(), "\n") {

@@ -13,7 +13,7 @@ import (
 	"tremor/cgame"
 	"tremor/common/demo"
 	"tremor/common/proto"
-	"tremor/net/oob"
+	"tremor/net/infostr"
 )
 
 // Playback limits.
@@ -620,7 +620,7 @@ func (c *Client) Players() []string {
 	var names []string
 	for i := range bg.MaxClients {
 		if s := c.conn.gs.Configstrings[bg.CSPlayers+i]; s != "" {
-			names = append(names, oob.ValueForKey(s, "n"))
+			names = append(names, infostr.ValueForKey(s, "n"))
 		}
 	}
 	return names

@@ -12,8 +12,8 @@ import (
 	"tremor/bg"
 	"tremor/common/demo"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 // This file records demos (Quake III's CL_Record_f, CL_WriteDemoMessage,
@@ -85,7 +85,7 @@ func (c *Client) StartRecording(dst io.WriteCloser, name string) error {
 		return ErrNotInLevel
 	}
 	aw := demo.NewAsyncWriter(dst)
-	mapName := oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
+	mapName := infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	w, err := demo.NewWriter(aw, demo.Header{
 		Protocol:  proto.Version,
 		ClientNum: c.conn.gs.ClientNum,
@@ -298,7 +298,7 @@ func (c *Client) RecordTo(dir, name string) (string, error) {
 		return "", ErrNotInLevel
 	}
 	if name == "" {
-		name = DemoName(c.wallClock(), oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname"))
+		name = DemoName(c.wallClock(), infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname"))
 	}
 	f, p, err := createDemo(dir, name)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"tremor/bg"
 	"tremor/common/proto"
 	"tremor/maps/arenas"
+	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -189,12 +190,12 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 			if err != nil {
 				s.t.Fatal(err)
 			}
-			if oob.ValueForKey(info, "challenge") != strconv.Itoa(int(s.challenge)) {
+			if infostr.ValueForKey(info, "challenge") != strconv.Itoa(int(s.challenge)) {
 				s.sendOOB(oob.FormatPrint(oob.BadChallengePrint))
 				return
 			}
 			s.userinfo = info
-			q, _ := strconv.Atoi(oob.ValueForKey(info, "qport"))
+			q, _ := strconv.Atoi(infostr.ValueForKey(info, "qport"))
 			s.qport = uint16(q)
 			if s.ch == nil {
 				s.ch = netchan.New(s.conn, from, netchan.ServerSide, s.qport)
@@ -278,7 +279,7 @@ func (s *fakeServer) mapChecksum() uint32 {
 }
 
 func (s *fakeServer) serverID() int32 {
-	id, _ := strconv.Atoi(oob.ValueForKey(s.gs.Configstrings[bg.CSSystemInfo], "sv_serverid"))
+	id, _ := strconv.Atoi(infostr.ValueForKey(s.gs.Configstrings[bg.CSSystemInfo], "sv_serverid"))
 	return int32(id)
 }
 

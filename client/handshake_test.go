@@ -8,6 +8,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/oob"
 )
 
@@ -165,7 +166,7 @@ func TestBadChallengeAsksAgain(t *testing.T) {
 	}
 	step(t, c, s, 30, bg.UserCmd{}) // connect 2222 -> connectResponse
 	step(t, c, s, 40, bg.UserCmd{})
-	if c.State() != Connected || oob.ValueForKey(s.userinfo, "challenge") != "2222" {
+	if c.State() != Connected || infostr.ValueForKey(s.userinfo, "challenge") != "2222" {
 		t.Fatalf("state %v, userinfo %q", c.State(), s.userinfo)
 	}
 	want := []State{Connecting, Challenging, Connecting, Challenging, Connected}

@@ -10,6 +10,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -356,7 +357,7 @@ func (c *Client) parseGamestate(err error) error {
 		c.conn.serverCommandSequence = c.conn.gs.CommandSequence
 	}
 	c.systemInfoChanged()
-	name := oob.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
+	name := infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	m, err := c.loadMap(name)
 	if err != nil {
 		c.drop(DropError, "cannot load the server's map: "+err.Error())

@@ -2,7 +2,7 @@ package game
 
 import (
 	"tremor/bg"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // This file is the engine/game boundary, the line Quake III drew with its
@@ -69,7 +69,7 @@ type Game interface {
 	// bg.Pmove.
 	ClientThink(client int, cmd *bg.UserCmd)
 	// ClientCommand executes a client's reliable command (say, score...).
-	ClientCommand(client int, args *oob.Args)
+	ClientCommand(client int, args *cmdargs.Args)
 	// ClientDisconnect removes a client.
 	ClientDisconnect(client int)
 

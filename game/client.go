@@ -8,7 +8,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/game/bot"
-	"tremor/net/oob"
+	"tremor/net/infostr"
 )
 
 // Client states.
@@ -49,7 +49,7 @@ func (g *Arena) ClientConnect(n int, userinfo string, isBot bool) string {
 	if uint(n) >= bg.MaxClients {
 		return "invalid client number"
 	}
-	if err := oob.Validate(userinfo); err != nil {
+	if err := infostr.Validate(userinfo); err != nil {
 		return "invalid userinfo"
 	}
 	if g.clients[n].state != clientFree {
@@ -58,7 +58,7 @@ func (g *Arena) ClientConnect(n int, userinfo string, isBot bool) string {
 	cl := &g.clients[n]
 	ping := cl.ping
 	*cl = client{state: clientConnected, isBot: isBot, ping: ping, team: bg.TeamSpectator}
-	cl.wantTeam = oob.ValueForKey(userinfo, "team")
+	cl.wantTeam = infostr.ValueForKey(userinfo, "team")
 	g.ps[n] = bg.PlayerState{ClientNum: int32(n)}
 	g.ps[n].Persistant[bg.PersKiller] = -1
 	e := &g.ents[n]
@@ -67,7 +67,7 @@ func (g *Arena) ClientConnect(n int, userinfo string, isBot bool) string {
 	g.shared[n].S.Number = int32(n)
 	if isBot {
 		cl.skill = 3
-		if s, err := strconv.Atoi(oob.ValueForKey(userinfo, "skill")); err == nil {
+		if s, err := strconv.Atoi(infostr.ValueForKey(userinfo, "skill")); err == nil {
 			cl.skill = max(1, min(s, 5))
 		}
 	}
@@ -103,12 +103,12 @@ func (g *Arena) ClientUserinfoChanged(n int, userinfo string) {
 	if uint(n) >= bg.MaxClients || g.clients[n].state == clientFree {
 		return
 	}
-	if oob.Validate(userinfo) != nil {
+	if infostr.Validate(userinfo) != nil {
 		return
 	}
 	cl := &g.clients[n]
 	cl.userinfo = userinfo
-	name := sanitizeName(oob.ValueForKey(userinfo, "name"))
+	name := sanitizeName(infostr.ValueForKey(userinfo, "name"))
 	if impersonates(name) {
 		// Refused: the player keeps its name, or gets a neutral one.
 		name = cl.name

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"tremor/bg"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // Chat modes.
@@ -27,7 +27,7 @@ const (
 //
 // Anything else is answered with print "unknown command NAME". Only
 // say, say_team, tell and score work during the intermission.
-func (g *Arena) ClientCommand(n int, args *oob.Args) {
+func (g *Arena) ClientCommand(n int, args *cmdargs.Args) {
 	if uint(n) >= bg.MaxClients || g.clients[n].state != clientInGame || args == nil || args.Argc() == 0 {
 		return
 	}

@@ -8,7 +8,7 @@ import (
 	"tremor/bg"
 	"tremor/game"
 	"tremor/game/gametest"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 func TestChat(t *testing.T) {
@@ -46,7 +46,7 @@ func TestChat(t *testing.T) {
 		// for say) passes them on; they must not end the command's string.
 		h, c := start(t, room(t), testConfig(), 1)
 		h.Engine.ClearCommands()
-		args := oob.TokenizeIgnoreQuotes(`say hello "there"`)
+		args := cmdargs.TokenizeIgnoreQuotes(`say hello "there"`)
 		h.Game.ClientCommand(c[0].Num, &args)
 		if got := h.Engine.Commands(c[0].Num); !slices.Equal(got, []string{`chat "p0: hello 'there'"`}) {
 			t.Errorf("got %q", got)

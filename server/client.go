@@ -6,8 +6,8 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 )
 
 // State is the state of a client slot (Quake III's clientState_t).
@@ -187,18 +187,18 @@ func (c *client) connected() bool { return c.state >= StateConnected }
 // snaps (SV_UserinfoChanged). Clamping happens where they are used.
 func (c *client) applyUserinfo(userinfo string) {
 	c.userinfo = userinfo
-	c.name = oob.ValueForKey(userinfo, "name")
+	c.name = infostr.ValueForKey(userinfo, "name")
 	if c.name == "" {
 		c.name = "UnnamedPlayer"
 	}
 	c.rate = DefaultRate
-	if v := oob.ValueForKey(userinfo, "rate"); v != "" {
+	if v := infostr.ValueForKey(userinfo, "rate"); v != "" {
 		if n, err := strconv.Atoi(v); err == nil {
 			c.rate = n
 		}
 	}
 	c.snaps = DefaultSnaps
-	if v := oob.ValueForKey(userinfo, "snaps"); v != "" {
+	if v := infostr.ValueForKey(userinfo, "snaps"); v != "" {
 		if n, err := strconv.Atoi(v); err == nil {
 			c.snaps = n
 		}

@@ -6,7 +6,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
-	"tremor/net/oob"
+	"tremor/net/infostr"
 )
 
 // MaxCommandAhead is how far, in milliseconds, a usercmd's server time may
@@ -234,10 +234,10 @@ func (s *Server) applyUserinfoChange(c *client) {
 // keys, then the game's. An invalid userinfo is ignored, and so is one
 // with no room for the ip key, which only the server sets.
 func (s *Server) userinfoChanged(c *client, userinfo string) {
-	if oob.Validate(userinfo) != nil || c.chan_ == nil {
+	if infostr.Validate(userinfo) != nil || c.chan_ == nil {
 		return
 	}
-	userinfo, err := oob.SetValueForKey(oob.RemoveKey(userinfo, "ip"), "ip", c.chan_.Remote().String())
+	userinfo, err := infostr.SetValueForKey(infostr.RemoveKey(userinfo, "ip"), "ip", c.chan_.Remote().String())
 	if err != nil {
 		return
 	}

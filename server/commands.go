@@ -7,7 +7,8 @@ import (
 
 	"tremor/bg"
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 )
 
 // botNames are the names addbot gives bots when none is given.
@@ -23,14 +24,14 @@ var botNames = [...]string{
 // vstr, ...) serve the server as they are; exec reads sv_configdir
 // (configFS).
 func (s *Server) addCommands() {
-	add := func(name, help string, fn func(a *oob.Args)) {
+	add := func(name, help string, fn func(a *cmdargs.Args)) {
 		if s.t.HasCommand(name) {
 			return
 		}
 		s.t.AddRemoteCommand(name, help, fn)
 		s.added = append(s.added, name)
 	}
-	add("map", "map NAME: load a map; clients stay connected and get its gamestate", func(a *oob.Args) {
+	add("map", "map NAME: load a map; clients stay connected and get its gamestate", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
 			s.logf("usage: map NAME")
 			return
@@ -39,24 +40,24 @@ func (s *Server) addCommands() {
 			s.logf("%v", err)
 		}
 	})
-	add("map_restart", "map_restart: restart the match on the same map (new server id, new gamestates)", func(*oob.Args) {
+	add("map_restart", "map_restart: restart the match on the same map (new server id, new gamestates)", func(*cmdargs.Args) {
 		if s.sv == nil {
 			s.logf("Server is not running.")
 			return
 		}
 		s.mapRestart()
 	})
-	add("status", "status: list the clients", func(*oob.Args) { s.printStatus() })
-	add("serverinfo", "serverinfo: print the serverinfo string", func(*oob.Args) {
+	add("status", "status: list the clients", func(*cmdargs.Args) { s.printStatus() })
+	add("serverinfo", "serverinfo: print the serverinfo string", func(*cmdargs.Args) {
 		s.printInfo("Server info settings", s.serverInfo())
 	})
-	add("systeminfo", "systeminfo: print the systeminfo string", func(*oob.Args) {
+	add("systeminfo", "systeminfo: print the systeminfo string", func(*cmdargs.Args) {
 		if s.sv != nil {
 			s.printInfo("System info settings", s.systemInfo())
 		}
 	})
-	add("kick", "kick NAME|NUM|allbots|all: drop a client", func(a *oob.Args) { s.kick(a.Argv(1)) })
-	add("clientkick", "clientkick NUM: drop a client by number", func(a *oob.Args) {
+	add("kick", "kick NAME|NUM|allbots|all: drop a client", func(a *cmdargs.Args) { s.kick(a.Argv(1)) })
+	add("clientkick", "clientkick NUM: drop a client by number", func(a *cmdargs.Args) {
 		n, ok := atoiStrict(a.Argv(1))
 		if !ok || n >= len(s.svs.clients) || !s.svs.clients[n].connected() {
 			s.logf("usage: clientkick NUM (a connected client)")
@@ -64,16 +65,16 @@ func (s *Server) addCommands() {
 		}
 		s.dropClient(&s.svs.clients[n], "was kicked")
 	})
-	add("addbot", "addbot [NAME [SKILL]] | addbot COUNT: add bots to the game", func(a *oob.Args) { s.addBots(*a) })
-	add("say", "say TEXT: chat to every client as the server", func(a *oob.Args) {
+	add("addbot", "addbot [NAME [SKILL]] | addbot COUNT: add bots to the game", func(a *cmdargs.Args) { s.addBots(*a) })
+	add("say", "say TEXT: chat to every client as the server", func(a *cmdargs.Args) {
 		if s.sv == nil {
 			return
 		}
 		text := a.ArgsFrom(1)
 		s.logf("broadcast: server: %s", text)
-		s.broadcastCommand("chat " + oob.QuoteText("server: "+text))
+		s.broadcastCommand("chat " + cmdargs.QuoteText("server: "+text))
 	})
-	quit := func(*oob.Args) { s.quit = true }
+	quit := func(*cmdargs.Args) { s.quit = true }
 	add("quit", "quit: disconnect every client and stop the server", quit)
 	add("killserver", "killserver: disconnect every client and stop the server", quit)
 }
@@ -146,7 +147,7 @@ func (s *Server) printStatus() {
 // printInfo prints an info string's pairs, sorted by key.
 func (s *Server) printInfo(title, info string) {
 	s.logf("%s:", title)
-	pairs, _ := oob.Pairs(info)
+	pairs, _ := infostr.Pairs(info)
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].Key < pairs[j].Key })
 	for _, p := range pairs {
 		s.logf("%-20s %s", p.Key, p.Value)
@@ -179,7 +180,7 @@ func (s *Server) kick(arg string) {
 
 // addBots runs addbot: no argument adds one bot; a number alone adds that
 // many; otherwise the arguments are a name and a skill (1 to 5).
-func (s *Server) addBots(args oob.Args) {
+func (s *Server) addBots(args cmdargs.Args) {
 	if s.sv == nil {
 		s.logf("Server is not running.")
 		return

@@ -9,6 +9,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -189,18 +190,18 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 		reply("Invalid connect request.\n")
 		return
 	}
-	ch64, err := strconv.ParseInt(oob.ValueForKey(userinfo, "challenge"), 10, 32)
+	ch64, err := strconv.ParseInt(infostr.ValueForKey(userinfo, "challenge"), 10, 32)
 	challenge := int32(ch64)
 	if err != nil || !s.svs.challenger.valid(from, challenge, s.svs.now) {
 		reply(oob.BadChallengePrint) // the client asks for a fresh challenge
 		return
 	}
 	// From here on the sender has shown it receives at its address.
-	if v := oob.ValueForKey(userinfo, "protocol"); v != strconv.Itoa(proto.Version) {
+	if v := infostr.ValueForKey(userinfo, "protocol"); v != strconv.Itoa(proto.Version) {
 		reply("Server uses protocol version " + strconv.Itoa(proto.Version) + ".\n")
 		return
 	}
-	qp, err := strconv.ParseUint(oob.ValueForKey(userinfo, "qport"), 10, 16)
+	qp, err := strconv.ParseUint(infostr.ValueForKey(userinfo, "qport"), 10, 16)
 	if err != nil {
 		reply("Invalid qport in connect request.\n")
 		return
@@ -212,7 +213,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 	}
 	// The ip key is the server's: whatever the client wrote goes, and a
 	// userinfo with no room for the real one is refused.
-	userinfo, err = oob.SetValueForKey(oob.RemoveKey(userinfo, "ip"), "ip", from.String())
+	userinfo, err = infostr.SetValueForKey(infostr.RemoveKey(userinfo, "ip"), "ip", from.String())
 	if err != nil {
 		reply("Userinfo too long.\n")
 		return
@@ -328,7 +329,7 @@ func (s *Server) infoResponse(from netip.AddrPort, text string) {
 	humans, total := s.playerCounts()
 	info := ""
 	set := func(k, v string) {
-		if n, err := oob.SetValueForKey(info, k, v); err == nil {
+		if n, err := infostr.SetValueForKey(info, k, v); err == nil {
 			info = n
 		}
 	}
@@ -360,7 +361,7 @@ func (s *Server) statusResponse(from netip.AddrPort, text string) {
 	}
 	info := s.serverInfo()
 	if ch != "" {
-		if n, err := oob.SetValueForKeyBig(info, "challenge", ch); err == nil {
+		if n, err := infostr.SetValueForKeyBig(info, "challenge", ch); err == nil {
 			info = n
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 // timeoutFrames is how many frames in a row a client must be past
@@ -31,7 +31,7 @@ func (s *Server) dropClient(c *client, reason string) {
 		s.sv.game.ClientDisconnect(c.num)
 	}
 	if reason != "" {
-		s.broadcastCommand("print " + oob.QuoteText(name+" "+dropPhrase(reason)+`\n`))
+		s.broadcastCommand("print " + cmdargs.QuoteText(name+" "+dropPhrase(reason)+`\n`))
 	}
 	if wasBot {
 		c.resetConnection()
@@ -41,7 +41,7 @@ func (s *Server) dropClient(c *client, reason string) {
 		// flushCommands kept a ring slot free for this.
 		c.outbox = c.outbox[:0]
 		c.clearConfigstrings()
-		c.pushCommand("disconnect " + oob.QuoteText(reason))
+		c.pushCommand("disconnect " + cmdargs.QuoteText(reason))
 		c.lastPacketTime = s.svs.now
 		c.lastZombieReply = s.svs.now
 		s.sendFinalMessage(c)

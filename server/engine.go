@@ -3,7 +3,7 @@ package server
 import (
 	"tremor/bg"
 	"tremor/game"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // engine is the server's side of the engine/game boundary: the calls the
@@ -40,7 +40,7 @@ func (e engine) SendServerCommand(client int, text string) {
 	s := e.s
 	if client == -1 {
 		if len(text) > 6 && text[:6] == "print " {
-			args := oob.Tokenize(text)
+			args := cmdargs.Tokenize(text)
 			s.logf("broadcast: %s", args.Argv(1))
 		}
 		s.broadcastCommand(text)

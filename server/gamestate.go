@@ -9,8 +9,8 @@ import (
 	"tremor/common/proto"
 	"tremor/game"
 	"tremor/maps/arenas"
+	"tremor/net/infostr"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 // SnapshotEntitiesPerClient sizes the snapshot entity ring: it holds
@@ -121,7 +121,7 @@ func (s *Server) serverInfo() string {
 	// the next map), then what the engine adds.
 	info := s.t.InfoString(console.ServerInfo)
 	set := func(k, v string) {
-		if n, err := oob.SetValueForKey(info, k, v); err == nil {
+		if n, err := infostr.SetValueForKey(info, k, v); err == nil {
 			info = n
 		}
 	}

@@ -18,6 +18,8 @@ import (
 	"tremor/bg"
 	"tremor/common/proto"
 	"tremor/game"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -448,7 +450,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 			// A slot carries one or more commands.
 			for line := range proto.SplitCommands(text) {
 				c.received = append(c.received, line)
-				if args := oob.Tokenize(line); args.Argv(0) == "disconnect" {
+				if args := cmdargs.Tokenize(line); args.Argv(0) == "disconnect" {
 					c.disconnected = true
 					c.disconnectReason = args.Argv(1)
 				}
@@ -464,9 +466,9 @@ func (c *testClient) parse(body []byte, seq int32) {
 			c.num = int(c.gs.ClientNum)
 			c.serverCmdSeq = c.gs.CommandSequence
 			sys := c.gs.Configstrings[bg.CSSystemInfo]
-			id, _ := strconv.Atoi(oob.ValueForKey(sys, "sv_serverid"))
+			id, _ := strconv.Atoi(infostr.ValueForKey(sys, "sv_serverid"))
 			c.serverID = int32(id)
-			c.scramble = oob.ValueForKey(sys, "sv_scramble") == "1"
+			c.scramble = infostr.ValueForKey(sys, "sv_scramble") == "1"
 			for i := range c.frames {
 				c.frames[i] = snapFrame{messageNum: -1}
 			}

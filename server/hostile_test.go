@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -184,7 +185,7 @@ func TestQueries(t *testing.T) {
 	}
 	for k, v := range map[string]string{"challenge": "xyz123", "hostname": "Tremor Test", "mapname": "arena1",
 		"clients": "3", "g_humanplayers": "1", "sv_maxclients": "16", "protocol": strconv.Itoa(proto.Version), "gametype": "0"} {
-		if got := oob.ValueForKey(info, k); got != v {
+		if got := infostr.ValueForKey(info, k); got != v {
 			t.Errorf("infoResponse %s = %q, want %q (%s)", k, got, v, info)
 		}
 	}
@@ -193,8 +194,8 @@ func TestQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if oob.ValueForKey(info, "challenge") != "abc" || oob.ValueForKey(info, "sv_hostname") != "Tremor Test" ||
-		oob.ValueForKey(info, "mapname") != "arena1" {
+	if infostr.ValueForKey(info, "challenge") != "abc" || infostr.ValueForKey(info, "sv_hostname") != "Tremor Test" ||
+		infostr.ValueForKey(info, "mapname") != "arena1" {
 		t.Errorf("statusResponse info %q", info)
 	}
 	var names []string

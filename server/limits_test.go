@@ -13,6 +13,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -382,14 +383,14 @@ func TestIPKeyIsTheServers(t *testing.T) {
 	a.extra = `\ip\6.6.6.6:1\IP\7.7.7.7:1`
 	h.connect(a)
 	ui := h.srv.Client(a.num).Userinfo
-	if got, want := oob.ValueForKey(ui, "ip"), a.conn.LocalAddr().String(); got != want || strings.Count(strings.ToLower(ui), `\ip\`) != 1 {
+	if got, want := infostr.ValueForKey(ui, "ip"), a.conn.LocalAddr().String(); got != want || strings.Count(strings.ToLower(ui), `\ip\`) != 1 {
 		t.Fatalf("userinfo %q: ip %q, want %q once", ui, got, want)
 	}
 	// A later userinfo that forges it, at the length limit.
-	long := `\name\Ana\rate\25000\ip\6.6.6.6:1\x\` + strings.Repeat("y", oob.MaxInfoString-60)
+	long := `\name\Ana\rate\25000\ip\6.6.6.6:1\x\` + strings.Repeat("y", infostr.MaxInfoString-60)
 	a.command(`userinfo "` + long + `"`)
 	h.run(1500)
-	if got := oob.ValueForKey(h.srv.Client(a.num).Userinfo, "ip"); got != a.conn.LocalAddr().String() {
+	if got := infostr.ValueForKey(h.srv.Client(a.num).Userinfo, "ip"); got != a.conn.LocalAddr().String() {
 		t.Fatalf("ip after a forged userinfo: %q", got)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"tremor/common/console"
 	"tremor/common/proto"
 	"tremor/game"
+	"tremor/net/cmdargs"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/netsim"
@@ -92,7 +93,7 @@ type Server struct {
 	readBuf [1 << 16]byte
 	ents    []bg.EntityState
 	cmds    [proto.MaxPacketUsercmds]bg.UserCmd
-	args    oob.Args
+	args    cmdargs.Args
 	cm      clientMessage // the client message being read
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -50,10 +52,10 @@ func TestHandshakeGamestateSnapshots(t *testing.T) {
 				t.Fatalf("decode errors: %v", c.errs)
 			}
 			si := c.gs.Configstrings[bg.CSServerInfo]
-			if got := oob.ValueForKey(si, "mapname"); got != "arena1" {
+			if got := infostr.ValueForKey(si, "mapname"); got != "arena1" {
 				t.Errorf("mapname %q in %q", got, si)
 			}
-			if want := map[bool]string{true: "1", false: "0"}[tc.scramble]; oob.ValueForKey(c.gs.Configstrings[bg.CSSystemInfo], "sv_scramble") != want {
+			if want := map[bool]string{true: "1", false: "0"}[tc.scramble]; infostr.ValueForKey(c.gs.Configstrings[bg.CSSystemInfo], "sv_scramble") != want {
 				t.Errorf("systeminfo %q, want sv_scramble %s", c.gs.Configstrings[bg.CSSystemInfo], want)
 			}
 			if c.gs.Configstrings[bg.CSMapChecksum] == "" {
@@ -205,7 +207,7 @@ func TestConnectRefusals(t *testing.T) {
 		}, "Server is full."},
 		{"protocol", func(h *harness, c *testClient) { c.protocol = 99 }, "protocol version"},
 		{"bad qport", func(h *harness, c *testClient) {
-			c.editUserinfo = func(ui string) string { u, _ := oob.SetValueForKey(ui, "qport", "x"); return u }
+			c.editUserinfo = func(ui string) string { u, _ := infostr.SetValueForKey(ui, "qport", "x"); return u }
 		}, "qport"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -278,7 +280,7 @@ func TestReliableCommandsBothWays(t *testing.T) {
 		}
 		var fromA, fromS []string
 		for _, s := range c.commandsMatching("chat ") {
-			args := oob.Tokenize(s)
+			args := cmdargs.Tokenize(s)
 			switch text := args.Argv(1); {
 			case strings.HasPrefix(text, "Ana: a"):
 				fromA = append(fromA, strings.TrimPrefix(text, "Ana: a"))
@@ -392,7 +394,7 @@ func TestLaggingClientSurvivesCrowd(t *testing.T) {
 	}
 	// What Ana believes equals what the server has.
 	for _, cmd := range a.commandsMatching("cs ") {
-		args := oob.Tokenize(cmd)
+		args := cmdargs.Tokenize(cmd)
 		n, _ := strconv.Atoi(args.Argv(1))
 		a.gs.Configstrings[n] = args.Argv(2)
 	}
@@ -410,7 +412,7 @@ func TestRateLimit(t *testing.T) {
 	cfg.PadPackets = 300
 	h := newHarness(t, cfg)
 	c := h.client("Ana")
-	c.editUserinfo = func(ui string) string { u, _ := oob.SetValueForKey(ui, "rate", "2000"); return u }
+	c.editUserinfo = func(ui string) string { u, _ := infostr.SetValueForKey(ui, "rate", "2000"); return u }
 	h.connect(c)
 	start, startBytes, startSnaps := h.now, c.bytesIn, len(c.snaps)
 	h.run(10000)
@@ -749,7 +751,7 @@ func TestLargeConfigstrings(t *testing.T) {
 	var b proto.BigConfigstring
 	got := ""
 	for _, cmd := range c.received {
-		args := oob.Tokenize(cmd)
+		args := cmdargs.Tokenize(cmd)
 		if strings.HasPrefix(args.Argv(0), "bcs") {
 			if i, v, done, err := b.Piece(args.Argv(0), args.Argv(1), args.Argv(2)); err != nil {
 				t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"tremor/cgame"
 	"tremor/client"
 	"tremor/game/bot"
-	"tremor/net/oob"
+	"tremor/net/infostr"
 )
 
 // botDriver plays a headless client: a bot thinking on the newest
@@ -77,7 +77,7 @@ func (d *botDriver) buildView(c *client.Client) bool {
 			if dead {
 				health = 0
 			}
-			team, _ := strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSPlayers+int(e.ClientNum)), "t"))
+			team, _ := strconv.Atoi(infostr.ValueForKey(c.Configstring(bg.CSPlayers+int(e.ClientNum)), "t"))
 			d.players = append(d.players, bot.PlayerInfo{
 				ClientNum: int(e.ClientNum), Origin: e.Pos.Base, Velocity: e.Pos.Delta,
 				Health: health, Dead: dead, Team: int32(team), Weapon: e.Weapon,
@@ -96,7 +96,7 @@ func (d *botDriver) buildView(c *client.Client) bool {
 			}
 		}
 	}
-	team, _ := strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSPlayers+int(self.ClientNum)), "t"))
+	team, _ := strconv.Atoi(infostr.ValueForKey(c.Configstring(bg.CSPlayers+int(self.ClientNum)), "t"))
 	d.view = bot.View{Time: c.ServerTime(), Self: self, Players: d.players, Items: d.items, Team: int32(team)}
 	return true
 }

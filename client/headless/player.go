@@ -11,8 +11,8 @@ import (
 
 	"tremor/bg"
 	"tremor/client"
+	"tremor/net/cmdargs"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 )
 
 // player is one headless client: the engine (which runs the cgame), the
@@ -190,7 +190,7 @@ func (p *player) serverCommand(seq int32, text string) {
 	if !strings.HasPrefix(text, "chat ") {
 		return
 	}
-	line := oob.Tokenize(text).Argv(1)
+	line := cmdargs.Tokenize(text).Argv(1)
 	from, n, ok := parseChat(line, p.r.cfg.NamePrefix, len(p.recv))
 	if !ok || from == p.i {
 		return

@@ -8,7 +8,7 @@ import (
 
 	"tremor/common/console"
 	"tremor/common/gamedata"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // Where the client keeps what it saves between runs, in the data
@@ -88,7 +88,7 @@ func (c *config) saveText(prop string, text []byte) error {
 func (g *game) loadSaved() {
 	if text := g.cfg.loadText(bindsProp, g.stderr); text != "" {
 		for _, line := range strings.Split(text, "\n") {
-			if a := oob.Tokenize(line); a.Argc() > 0 {
+			if a := cmdargs.Tokenize(line); a.Argc() > 0 {
 				switch strings.ToLower(a.Argv(0)) {
 				case "bind", "unbind", "unbindall":
 					g.t.ExecuteString(line)

@@ -49,7 +49,7 @@ import (
 	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
 	"tremor/maps/arenas"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 	"tremor/server"
 	"tremor/ui/draw"
 	"tremor/ui/keys"
@@ -84,7 +84,7 @@ func run(args []string, stderr io.Writer) int {
 	// fs_homepath is an Init cvar: only the command line sets it, and it
 	// says where the saved settings are, so it goes first.
 	for _, l := range early {
-		if a := oob.Tokenize(l); a.Argc() == 3 && strings.EqualFold(a.Argv(1), "fs_homepath") {
+		if a := cmdargs.Tokenize(l); a.Argc() == 3 && strings.EqualFold(a.Argv(1), "fs_homepath") {
 			t.ExecuteCommandLine([]string{l})
 		}
 	}
@@ -209,7 +209,7 @@ type game struct {
 // addCommands adds the client's console commands.
 func (g *game) addCommands() {
 	t := g.t
-	t.AddCommand("map", "start a local server on a map and join it: map NAME", func(a *oob.Args) {
+	t.AddCommand("map", "start a local server on a map and join it: map NAME", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
 			t.Printf("usage: map NAME\n")
 			return
@@ -219,7 +219,7 @@ func (g *game) addCommands() {
 			g.status = 1
 		}
 	})
-	t.AddCommand("connect", "join a server: connect HOST[:PORT]", func(a *oob.Args) {
+	t.AddCommand("connect", "join a server: connect HOST[:PORT]", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
 			t.Printf("usage: connect HOST[:PORT]\n")
 			return
@@ -228,43 +228,43 @@ func (g *game) addCommands() {
 			t.Printf("%v\n", err)
 		}
 	})
-	t.AddCommand("disconnect", "leave the match (and stop the local server)", func(*oob.Args) {
+	t.AddCommand("disconnect", "leave the match (and stop the local server)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
 		g.menu.OpenMain()
 	})
-	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*oob.Args) {
+	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
 	})
-	t.AddCommand("say", "chat to everyone: say TEXT", func(a *oob.Args) {
+	t.AddCommand("say", "chat to everyone: say TEXT", func(a *cmdargs.Args) {
 		if c := g.sess.Client(); c != nil {
-			if err := c.AddReliableCommand("say " + oob.QuoteText(a.ArgsFrom(1))); err != nil {
+			if err := c.AddReliableCommand("say " + cmdargs.QuoteText(a.ArgsFrom(1))); err != nil {
 				t.Printf("%v\n", err)
 			}
 		}
 	})
-	t.AddCommand("messagemode", "type a chat line (Enter sends it, Escape drops it)", func(*oob.Args) {
+	t.AddCommand("messagemode", "type a chat line (Enter sends it, Escape drops it)", func(*cmdargs.Args) {
 		if g.sess.Client() != nil {
 			g.chatOpen = true
 			g.chat.Clear()
 		}
 	})
-	t.AddCommand("toggleconsole", "open or close the console", func(*oob.Args) { g.toggleConsole() })
-	t.AddCommand("togglemenu", "open or close the menu", func(*oob.Args) {
+	t.AddCommand("toggleconsole", "open or close the console", func(*cmdargs.Args) { g.toggleConsole() })
+	t.AddCommand("togglemenu", "open or close the menu", func(*cmdargs.Args) {
 		if g.menu.IsOpen() {
 			g.menu.Close()
 		} else {
 			g.menu.Open()
 		}
 	})
-	t.AddCommand("clear", "clear the console's text", func(*oob.Args) { g.sb.Clear() })
-	t.AddCommand("screenshot", "save the next frame: screenshot [FILE.png]", func(a *oob.Args) {
+	t.AddCommand("clear", "clear the console's text", func(*cmdargs.Args) { g.sb.Clear() })
+	t.AddCommand("screenshot", "save the next frame: screenshot [FILE.png]", func(a *cmdargs.Args) {
 		name := "screenshot.png"
 		if a.Argc() > 1 {
 			name = a.Argv(1)
 		}
 		g.shot = name
 	})
-	t.AddCommand("framestats", "print frame times over the last 1024 frames: framestats [reset]", func(a *oob.Args) {
+	t.AddCommand("framestats", "print frame times over the last 1024 frames: framestats [reset]", func(a *cmdargs.Args) {
 		if a.Argv(1) == "reset" {
 			g.stats.Reset()
 			return
@@ -272,7 +272,7 @@ func (g *game) addCommands() {
 		s := g.stats.Summarize(time.Second / 60)
 		t.Printf("framestats: %v\n  render scale %.3g (r_scale %s)\n", s, g.r.RenderScale(), g.rscale.Value())
 	})
-	t.AddCommand("demo", "play a demo: demo NAME (in the data directory's demos folder) or demo PATH", func(a *oob.Args) {
+	t.AddCommand("demo", "play a demo: demo NAME (in the data directory's demos folder) or demo PATH", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
 			t.Printf("usage: demo NAME\n")
 			return
@@ -285,7 +285,7 @@ func (g *game) addCommands() {
 		g.follow = followRecorder
 		g.r.ResetDemoBar()
 	})
-	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *oob.Args) {
+	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
 			t.Printf("usage: timedemo NAME\n")
 			return
@@ -298,10 +298,10 @@ func (g *game) addCommands() {
 		g.r.ResetDemoBar()
 		g.startTimedemo()
 	})
-	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *oob.Args) {
+	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *cmdargs.Args) {
 		t.ExecuteString("demo_timescale " + a.ArgsFrom(1))
 	})
-	t.AddCommand("demo_follow", "demo camera: demo_follow [N] follows client N, no N the recording player, -1 a free camera (WASD)", func(a *oob.Args) {
+	t.AddCommand("demo_follow", "demo camera: demo_follow [N] follows client N, no N the recording player, -1 a free camera (WASD)", func(a *cmdargs.Args) {
 		switch n, err := strconv.Atoi(a.Argv(1)); {
 		case a.Argc() < 2:
 			g.follow = followRecorder
@@ -313,8 +313,8 @@ func (g *game) addCommands() {
 			g.follow = int32(n)
 		}
 	})
-	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*oob.Args) { g.save() })
-	t.AddCommand("quit", "leave the game", func(*oob.Args) { g.quit = true })
+	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*cmdargs.Args) { g.save() })
+	t.AddCommand("quit", "leave the game", func(*cmdargs.Args) { g.quit = true })
 }
 
 // addCompleters lets Tab complete the arguments of map and bind.

@@ -9,7 +9,7 @@ import (
 	"tremor/cgame"
 	"tremor/cgame/overlay"
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 	"tremor/ui/draw"
 	"tremor/ui/keys"
 	"tremor/ui/menu"
@@ -168,7 +168,7 @@ func (g *game) chatKeys() {
 		g.chatOpen = false
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
 		if line := p.Submit(); line != "" {
-			g.t.Append("say " + oob.QuoteText(line) + "\n")
+			g.t.Append("say " + cmdargs.QuoteText(line) + "\n")
 		}
 		g.chatOpen = false
 	case repeated(ebiten.KeyBackspace):

@@ -52,8 +52,8 @@ import (
 
 	"tremor/client/headless"
 	"tremor/common/console"
+	"tremor/net/cmdargs"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 )
 
 func main() {
@@ -95,9 +95,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t.SetFS(os.DirFS("."))
 	t.Register(cvars...)
 	var server string
-	t.AddCommand("connect", "choose the server: connect HOST[:PORT]", func(a *oob.Args) { server = a.Argv(1) })
-	t.AddCommand("record", "record each client's demo: record NAME", func(a *oob.Args) { *record = a.Argv(1) })
-	t.AddCommand("timedemo", "benchmark a demo: timedemo FILE", func(a *oob.Args) { *timedemo = a.Argv(1) })
+	t.AddCommand("connect", "choose the server: connect HOST[:PORT]", func(a *cmdargs.Args) { server = a.Argv(1) })
+	t.AddCommand("record", "record each client's demo: record NAME", func(a *cmdargs.Args) { *record = a.Argv(1) })
+	t.AddCommand("timedemo", "benchmark a demo: timedemo FILE", func(a *cmdargs.Args) { *timedemo = a.Argv(1) })
 	early, rest := console.SplitCommandLine(fs.Args())
 	t.ExecuteCommandLine(early)
 	for _, l := range rest {

@@ -13,6 +13,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -302,7 +303,7 @@ func (c *gameClient) parse(body []byte, seq int32) {
 			if c.onServerCommand != nil {
 				c.onServerCommand(text)
 			}
-			if args := oob.Tokenize(text); args.Argv(0) == "disconnect" {
+			if args := cmdargs.Tokenize(text); args.Argv(0) == "disconnect" {
 				c.drop(args.Argv(1))
 			}
 		case proto.SvcGamestate:

@@ -13,13 +13,14 @@ import (
 	"sync"
 	"time"
 
+	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
 
 // rconText returns the text of an rcon packet.
 func rconText(password, command string) string {
-	return "rcon " + oob.Quote(password) + " " + command
+	return "rcon " + cmdargs.Quote(password) + " " + command
 }
 
 // parseAddrRange reads "A-B" (inclusive) or a single address and returns

@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // renameFloodResult is what renameflood prints.
@@ -111,7 +110,7 @@ func runRenameFlood(args []string, _, stderr io.Writer) (any, error) {
 	prints := map[string]bool{}
 	c.onServerCommand = func(text string) {
 		res.ServerCommands++
-		args := oob.Tokenize(text)
+		args := cmdargs.Tokenize(text)
 		res.CommandKinds[args.Argv(0)]++
 		for _, m := range names.FindAllStringSubmatch(text, -1) {
 			if n, err := strconv.Atoi(m[1]); err == nil && n >= 1 && n <= *count {

@@ -33,8 +33,8 @@ import (
 	"time"
 
 	"tremor/common/console"
+	"tremor/net/cmdargs"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 	"tremor/server"
 )
 
@@ -99,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 // config file that may).
 func startsMatch(lines []string) bool {
 	for _, l := range lines {
-		switch strings.ToLower(oob.Tokenize(l).Argv(0)) {
+		switch strings.ToLower(cmdargs.Tokenize(l).Argv(0)) {
 		case "map", "exec":
 			return true
 		}

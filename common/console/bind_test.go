@@ -4,8 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // Every way of setting a bound cvar stores the value in its variable at
@@ -140,9 +139,9 @@ func TestExecuteRemote(t *testing.T) {
 			tab := NewTable()
 			var main strings.Builder
 			tab.SetOutput(&main)
-			tab.AddCommand("local", "", func(*oob.Args) { tab.Printf("ran local\n") })
-			tab.AddRemoteCommand("remote", "", func(*oob.Args) { tab.Printf("ran remote\n") })
-			tab.SetFallback(func(*oob.Args) bool { tab.Printf("fallback\n"); return true })
+			tab.AddCommand("local", "", func(*cmdargs.Args) { tab.Printf("ran local\n") })
+			tab.AddRemoteCommand("remote", "", func(*cmdargs.Args) { tab.Printf("ran remote\n") })
+			tab.SetFallback(func(*cmdargs.Args) bool { tab.Printf("fallback\n"); return true })
 			tab.Append("echo queued")
 			var w strings.Builder
 			tab.ExecuteRemote(tt.text, &w)

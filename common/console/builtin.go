@@ -8,8 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // builtins are the commands every table has. Their help is the table
@@ -24,15 +23,15 @@ func (t *Table) addBuiltins() {
 	t.AddRemoteCommand("reset", "reset <name>: set a cvar back to its default", t.reset)
 	t.AddRemoteCommand("cvarlist", "cvarlist [prefix]: list cvars with their flags and values", t.cvarlist)
 	t.AddRemoteCommand("cmdlist", "cmdlist [prefix]: list commands", t.cmdlist)
-	t.AddRemoteCommand("echo", "echo <text>: print the text", func(a *oob.Args) { t.Printf("%s\n", a.ArgsFrom(1)) })
+	t.AddRemoteCommand("echo", "echo <text>: print the text", func(a *cmdargs.Args) { t.Printf("%s\n", a.ArgsFrom(1)) })
 	t.AddRemoteCommand("vstr", "vstr <name>: run the value of a cvar as commands", t.vstr)
 	t.AddRemoteCommand("exec", "exec <file>: run a config file (.cfg added when the name has no extension)", t.exec)
 	t.AddRemoteCommand("wait", "wait [frames]: run the rest of the command buffer that many frames later (1 if omitted)", t.waitCommand)
 	t.AddRemoteCommand("help", "help <name>: describe a command or cvar", t.help)
 }
 
-func (t *Table) setCommand(flags Flags) func(a *oob.Args) {
-	return func(a *oob.Args) {
+func (t *Table) setCommand(flags Flags) func(a *cmdargs.Args) {
+	return func(a *cmdargs.Args) {
 		switch a.Argc() {
 		case 1:
 			t.Printf("usage: %s <name> <value>\n", a.Argv(0))
@@ -50,7 +49,7 @@ func (t *Table) setCommand(flags Flags) func(a *oob.Args) {
 	}
 }
 
-func (t *Table) toggle(a *oob.Args) {
+func (t *Table) toggle(a *cmdargs.Args) {
 	if a.Argc() < 2 {
 		t.Printf("usage: toggle <name> [value...]\n")
 		return
@@ -80,7 +79,7 @@ func (t *Table) toggle(a *oob.Args) {
 	}
 }
 
-func (t *Table) reset(a *oob.Args) {
+func (t *Table) reset(a *cmdargs.Args) {
 	if a.Argc() != 2 {
 		t.Printf("usage: reset <name>\n")
 		return
@@ -95,7 +94,7 @@ func (t *Table) reset(a *oob.Args) {
 	}
 }
 
-func (t *Table) cvarlist(a *oob.Args) {
+func (t *Table) cvarlist(a *cmdargs.Args) {
 	prefix := lower(a.Argv(1))
 	t.mu.RLock()
 	cs := t.sortedLocked()
@@ -117,7 +116,7 @@ func (t *Table) cvarlist(a *oob.Args) {
 	t.Printf("%s", b.String())
 }
 
-func (t *Table) cmdlist(a *oob.Args) {
+func (t *Table) cmdlist(a *cmdargs.Args) {
 	prefix := lower(a.Argv(1))
 	t.mu.RLock()
 	cmds := make(map[string]*command, len(t.cmds))
@@ -142,7 +141,7 @@ func (t *Table) cmdlist(a *oob.Args) {
 	t.Printf("%s", b.String())
 }
 
-func (t *Table) vstr(a *oob.Args) {
+func (t *Table) vstr(a *cmdargs.Args) {
 	if a.Argc() != 2 {
 		t.Printf("usage: vstr <name>\n")
 		return
@@ -157,7 +156,7 @@ func (t *Table) vstr(a *oob.Args) {
 	}
 }
 
-func (t *Table) exec(a *oob.Args) {
+func (t *Table) exec(a *cmdargs.Args) {
 	if a.Argc() != 2 {
 		t.Printf("usage: exec <file>\n")
 		return
@@ -205,7 +204,7 @@ func readConfig(fsys fs.FS, name string) (string, error) {
 	return string(b), nil
 }
 
-func (t *Table) waitCommand(a *oob.Args) {
+func (t *Table) waitCommand(a *cmdargs.Args) {
 	n := 1
 	if a.Argc() > 1 {
 		v, err := strconv.Atoi(a.Argv(1))
@@ -224,7 +223,7 @@ func (t *Table) waitCommand(a *oob.Args) {
 // MaxWait is the longest wait, in frames.
 const MaxWait = 1 << 20
 
-func (t *Table) help(a *oob.Args) {
+func (t *Table) help(a *cmdargs.Args) {
 	if a.Argc() != 2 {
 		t.Printf("usage: help <command or cvar>; cmdlist and cvarlist list them\n")
 		return

@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // lines returns the output split into lines, without the empty last one.
@@ -127,7 +126,7 @@ func TestAppendEndsLines(t *testing.T) {
 
 func TestInsertRunsFirst(t *testing.T) {
 	tab, out := newTestTable(t)
-	tab.AddCommand("first", "", func(*oob.Args) { tab.Insert("echo inserted") })
+	tab.AddCommand("first", "", func(*cmdargs.Args) { tab.Insert("echo inserted") })
 	tab.Append("first; echo appended")
 	tab.Insert("echo front")
 	tab.Execute()
@@ -293,7 +292,7 @@ func TestScriptLoopWithWait(t *testing.T) {
 
 func TestExecuteReentry(t *testing.T) {
 	tab, out := newTestTable(t)
-	tab.AddCommand("again", "", func(*oob.Args) { tab.Execute() })
+	tab.AddCommand("again", "", func(*cmdargs.Args) { tab.Execute() })
 	tab.Append("again; echo a; echo b")
 	tab.Execute()
 	if got := out.String(); got != "a\nb\n" {
@@ -304,7 +303,7 @@ func TestExecuteReentry(t *testing.T) {
 func TestFallback(t *testing.T) {
 	tab, out := newTestTable(t)
 	var forwarded []string
-	tab.SetFallback(func(a *oob.Args) bool {
+	tab.SetFallback(func(a *cmdargs.Args) bool {
 		if a.Argv(0) == "say" {
 			forwarded = append(forwarded, a.Raw())
 			return true
@@ -340,7 +339,7 @@ func TestLongLine(t *testing.T) {
 	tab.Append("echo " + strings.Repeat("y", 2000))
 	tab.Execute()
 	got := lines(out)
-	if len(got) != 2 || !strings.Contains(got[0], "cut short") || len(got[1]) != oob.MaxStringChars-len("echo ") {
+	if len(got) != 2 || !strings.Contains(got[0], "cut short") || len(got[1]) != cmdargs.MaxStringChars-len("echo ") {
 		t.Errorf("output %d lines, first %.60q", len(got), got)
 	}
 }

@@ -3,13 +3,12 @@ package console
 import (
 	"fmt"
 	"io/fs"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 type command struct {
 	name, help string
-	fn         func(args *oob.Args)
+	fn         func(args *cmdargs.Args)
 	remote     bool // ExecuteRemote may run it
 }
 
@@ -17,7 +16,7 @@ type command struct {
 // tokenized line, the command's name in Argv(0); it must not keep args
 // after it returns. AddCommand panics if name is not a valid name or is
 // already a command or cvar: a programming error.
-func (t *Table) AddCommand(name, help string, fn func(args *oob.Args)) {
+func (t *Table) AddCommand(name, help string, fn func(args *cmdargs.Args)) {
 	t.addCommand(name, help, fn, false)
 }
 
@@ -25,7 +24,7 @@ func (t *Table) AddCommand(name, help string, fn func(args *oob.Args)) {
 // ([Table.ExecuteRemote], rcon) may run as well as the local console: the
 // server's commands. Commands added with [Table.AddCommand] are refused
 // to remote text.
-func (t *Table) AddRemoteCommand(name, help string, fn func(args *oob.Args)) {
+func (t *Table) AddRemoteCommand(name, help string, fn func(args *cmdargs.Args)) {
 	t.addCommand(name, help, fn, true)
 }
 
@@ -38,7 +37,7 @@ func (t *Table) HasCommand(name string) bool {
 	return ok
 }
 
-func (t *Table) addCommand(name, help string, fn func(args *oob.Args), remote bool) {
+func (t *Table) addCommand(name, help string, fn func(args *cmdargs.Args), remote bool) {
 	if err := checkName(name); err != nil {
 		panic(err)
 	}
@@ -69,7 +68,7 @@ func (t *Table) RemoveCommand(name string) {
 // neither a command nor a cvar, before they are reported as unknown; it
 // returns whether it handled the line. The client forwards such lines to
 // the server with it (CL_ForwardCommandToServer).
-func (t *Table) SetFallback(fn func(args *oob.Args) bool) {
+func (t *Table) SetFallback(fn func(args *cmdargs.Args) bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.fallback = fn
@@ -108,9 +107,9 @@ func (t *Table) ExecuteCommandLine(lines []string) {
 // executeLine tokenizes one line and runs it: a command, a cvar, the
 // fallback, or an unknown-command message.
 func (t *Table) executeLine(line string) {
-	args := oob.Tokenize(line)
+	args := cmdargs.Tokenize(line)
 	if args.Truncated() {
-		t.Printf("console: line longer than %d bytes or %d tokens; cut short\n", oob.MaxStringChars, oob.MaxStringTokens)
+		t.Printf("console: line longer than %d bytes or %d tokens; cut short\n", cmdargs.MaxStringChars, cmdargs.MaxStringTokens)
 	}
 	if args.Argc() == 0 {
 		return

@@ -2,8 +2,7 @@ package console
 
 import (
 	"strings"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // ParseCommandLine turns program arguments in Quake III's form into
@@ -69,7 +68,7 @@ func joinArgs(args []string) string {
 		if strings.ContainsRune(a, ';') {
 			b.WriteString(`"` + a + `"`)
 		} else {
-			b.WriteString(oob.Quote(a))
+			b.WriteString(cmdargs.Quote(a))
 		}
 	}
 	return b.String()
@@ -82,7 +81,7 @@ func joinArgs(args []string) string {
 // (Com_StartupVariable and Com_AddStartupCommands).
 func SplitCommandLine(args []string) (early, rest []string) {
 	for _, l := range ParseCommandLine(args) {
-		switch lower(oob.Tokenize(l).Argv(0)) {
+		switch lower(cmdargs.Tokenize(l).Argv(0)) {
 		case "set", "seta", "sets", "setu":
 			early = append(early, l)
 		default:

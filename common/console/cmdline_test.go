@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 func TestParseCommandLine(t *testing.T) {
@@ -185,13 +184,13 @@ func FuzzParseCommandLine(f *testing.F) {
 		if len(got) != 1 {
 			t.Fatalf("ParseCommandLine(%q) = %q, want one line", args, got)
 		}
-		if len(got[0]) > oob.MaxStringChars {
+		if len(got[0]) > cmdargs.MaxStringChars {
 			return
 		}
 		if l, _, _ := splitLine(got[0]); l != got[0] {
 			t.Fatalf("line %q splits at %q", got[0], l)
 		}
-		tok := oob.Tokenize(got[0])
+		tok := cmdargs.Tokenize(got[0])
 		back := make([]string, tok.Argc())
 		for i := range back {
 			back[i] = tok.Argv(i)

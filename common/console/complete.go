@@ -3,9 +3,8 @@ package console
 import (
 	"slices"
 	"strings"
+	"tremor/net/cmdargs"
 	"unicode/utf8"
-
-	"tremor/net/oob"
 )
 
 // SetArgCompleter sets the function that lists the candidates for the
@@ -195,7 +194,7 @@ func (p *Prompt) completeCommand(t *Table, s string, off int) (start int, cands 
 	if c := t.Get(first); c != nil {
 		// The value as one token; one holding a double quote cannot be.
 		if v := c.Value(); v != "" && !strings.Contains(v, `"`) {
-			if q := oob.Quote(v); hasPrefixFold(q, prefix) {
+			if q := cmdargs.Quote(v); hasPrefixFold(q, prefix) {
 				return start, []string{q}, false
 			}
 		}

@@ -4,15 +4,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // newCompleteTable returns the test table with a few more commands and
 // cvars for completion.
 func newCompleteTable(t testing.TB) *Table {
 	tab, _ := newTestTable(t)
-	nop := func(*oob.Args) {}
+	nop := func(*cmdargs.Args) {}
 	tab.AddCommand("map", "map <name>: load a map", nop)
 	tab.AddCommand("map_restart", "restart the map", nop)
 	tab.AddCommand("bind", "bind <key> <command>", nop)

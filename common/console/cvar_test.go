@@ -7,8 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // testDecls is a small declarative table in the style the server and
@@ -486,8 +485,8 @@ func TestChangeNotification(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	tab, _ := newTestTable(t)
-	tab.AddCommand("map", "map <name>: load a map", func(*oob.Args) {})
-	tab.AddCommand("Map_Restart", "restart the map", func(*oob.Args) {})
+	tab.AddCommand("map", "map <name>: load a map", func(*cmdargs.Args) {})
+	tab.AddCommand("Map_Restart", "restart the map", func(*cmdargs.Args) {})
 	cmds := tab.CommandNames()
 	want := []string{"cmdlist", "cvarlist", "echo", "exec", "help", "map", "Map_Restart", "reset", "set", "seta", "sets", "setu", "toggle", "vstr", "wait"}
 	if !slices.Equal(cmds, want) {
@@ -529,7 +528,7 @@ func TestAddCommandPanics(t *testing.T) {
 					t.Errorf("AddCommand(%q) did not panic", name)
 				}
 			}()
-			tab.AddCommand(name, "", func(*oob.Args) {})
+			tab.AddCommand(name, "", func(*cmdargs.Args) {})
 		})
 	}
 }

@@ -2,16 +2,15 @@ package console
 
 import (
 	"strings"
+	"tremor/net/cmdargs"
 	"unicode/utf8"
-
-	"tremor/net/oob"
 )
 
 // Prompt limits.
 const (
 	// MaxPromptLen is the longest line the prompt holds, in bytes: the
 	// most the command tokenizer reads.
-	MaxPromptLen = oob.MaxStringChars
+	MaxPromptLen = cmdargs.MaxStringChars
 
 	// HistorySize is how many submitted lines the prompt remembers
 	// (Quake III's COMMAND_HISTORY was 32).

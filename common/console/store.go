@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // Store keeps the archived cvars between runs. The program binds it to
@@ -120,7 +119,7 @@ func DecodeConfig(b []byte) (map[string]string, error) {
 		return nil, fmt.Errorf("console: config of %d bytes (at most %d)", len(b), MaxConfigSize)
 	}
 	kv := make(map[string]string)
-	var a oob.Args
+	var a cmdargs.Args
 	for i, line := range strings.Split(string(b), "\n") {
 		a.Tokenize(line)
 		if a.Argc() == 0 {

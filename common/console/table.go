@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 )
 
 // Limits of a table.
@@ -37,7 +37,7 @@ type Table struct {
 	cheats    bool
 	modified  Flags
 	fsys      fs.FS
-	fallback  func(args *oob.Args) bool
+	fallback  func(args *cmdargs.Args) bool
 
 	outMu sync.Mutex
 	out   io.Writer
@@ -542,8 +542,8 @@ func (t *Table) TakeModifiedFlags(mask Flags) Flags {
 // the flags in flag, in name order (Cvar_InfoString): ServerInfo for the
 // serverinfo string, UserInfo for the userinfo, SystemInfo for the
 // systeminfo. Cvars with an empty value are left out, as info strings
-// cannot hold them. The string is kept under [oob.MaxInfoString] bytes, or
-// [oob.BigInfoString] when flag includes SystemInfo; a cvar that does not
+// cannot hold them. The string is kept under [infostr.MaxInfoString] bytes, or
+// [infostr.BigInfoString] when flag includes SystemInfo; a cvar that does not
 // fit is left out with a printed note.
 func (t *Table) InfoString(flag Flags) string {
 	var info string
@@ -557,9 +557,9 @@ func (t *Table) InfoString(flag Flags) string {
 		var next string
 		var err error
 		if flag&SystemInfo != 0 {
-			next, err = oob.SetValueForKeyBig(info, c.name, c.Value())
+			next, err = infostr.SetValueForKeyBig(info, c.name, c.Value())
 		} else {
-			next, err = oob.SetValueForKey(info, c.name, c.Value())
+			next, err = infostr.SetValueForKey(info, c.name, c.Value())
 		}
 		if err != nil {
 			dropped = append(dropped, c.name)

@@ -5,8 +5,9 @@ import (
 	"strconv"
 
 	"tremor/bg"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 // bigChunk is the most configstring bytes one bcs command carries, leaving
@@ -89,7 +90,7 @@ func (b *BigConfigstring) Piece(op, indexArg, text string) (index int, value str
 // reassembles. done says a is one and a value is complete: index and
 // value. A bad or out-of-range index, or a bad piece, is an error; any
 // other command gives nothing.
-func ConfigstringChange(a *oob.Args, b *BigConfigstring) (index int, value string, done bool, err error) {
+func ConfigstringChange(a *cmdargs.Args, b *BigConfigstring) (index int, value string, done bool, err error) {
 	switch op := a.Argv(0); op {
 	case "cs":
 		index, err = strconv.Atoi(a.Argv(1))
@@ -127,6 +128,6 @@ func FormatSystemInfo(serverID int32, scramble bool) string {
 // configstring (Quake III's CL_SystemInfoChanged); a missing or bad
 // server id reads as 0.
 func ParseSystemInfo(info string) (serverID int32, scramble bool) {
-	id, _ := strconv.ParseInt(oob.ValueForKey(info, "sv_serverid"), 10, 32)
-	return int32(id), oob.ValueForKey(info, "sv_scramble") == "1"
+	id, _ := strconv.ParseInt(infostr.ValueForKey(info, "sv_serverid"), 10, 32)
+	return int32(id), infostr.ValueForKey(info, "sv_scramble") == "1"
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"tremor/bg"
+	"tremor/net/cmdargs"
 	"tremor/net/msg"
-	"tremor/net/oob"
 )
 
 func randomEntity(rng *rand.Rand, n int32) bg.EntityState {
@@ -272,7 +272,7 @@ func TestConfigstringCommands(t *testing.T) {
 				if len(cmd) > msg.MaxStringChars {
 					t.Fatalf("command %d is %d bytes", i, len(cmd))
 				}
-				a := oob.Tokenize(cmd)
+				a := cmdargs.Tokenize(cmd)
 				if a.Argv(0) != c.ops[i] || a.Argv(1) != "17" {
 					t.Fatalf("command %d: %q", i, cmd)
 				}

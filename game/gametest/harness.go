@@ -9,7 +9,8 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/game"
 	"tremor/maps/arenas"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 )
 
 // FrameMsec is the length of one server frame: sv_fps 20.
@@ -97,7 +98,7 @@ func (h *Harness) AddBot(name string, skill int) int {
 // AddClient connects and begins a scripted human called name.
 func (h *Harness) AddClient(name string) *Client {
 	h.TB.Helper()
-	info, err := oob.SetValueForKey("", "name", name)
+	info, err := infostr.SetValueForKey("", "name", name)
 	if err != nil {
 		h.TB.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func (h *Harness) Disconnect(client int) {
 
 // Command runs a client command (say, score, team, kill...).
 func (h *Harness) Command(client int, text string) {
-	args := oob.Tokenize(text)
+	args := cmdargs.Tokenize(text)
 	h.Game.ClientCommand(client, &args)
 }
 

@@ -8,9 +8,9 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
 	"tremor/net/msg"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 )
 
 const cmdMask = proto.MaxReliableCommands - 1
@@ -259,7 +259,7 @@ func (c *conn) commitServer(ops []Op) {
 // executeServerCommand follows configstring changes (cs, bcs0/1/2), for
 // the systeminfo's server id and scramble setting.
 func (c *conn) executeServerCommand(text string) {
-	a := oob.Tokenize(text)
+	a := cmdargs.Tokenize(text)
 	i, v, done, err := proto.ConfigstringChange(&a, &c.bcs)
 	if !done || err != nil {
 		return

@@ -9,6 +9,8 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -308,7 +310,7 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 		if m.Dir == ClientToServer {
 			c := in.conn(clientAddr, true)
 			var ch int64
-			if _, err := fmt.Sscan(oob.ValueForKey(ui, "challenge"), &ch); err == nil {
+			if _, err := fmt.Sscan(infostr.ValueForKey(ui, "challenge"), &ch); err == nil {
 				c.pendingChallenge, c.havePending = uint32(ch), true
 			}
 		}
@@ -341,7 +343,7 @@ func (in *Inspector) connectionless(m *Message, clientAddr netip.AddrPort, packe
 			o.Fields = append(o.Fields, Field{Name: "text", Value: s})
 		}
 	default:
-		args := oob.Tokenize(text)
+		args := cmdargs.Tokenize(text)
 		for i := 1; i < args.Argc() && i <= 16; i++ {
 			o.Fields = append(o.Fields, Field{Name: fmt.Sprintf("arg%d", i), Value: args.Argv(i)})
 		}
@@ -353,7 +355,7 @@ func eq(a, b string) bool { return strings.EqualFold(a, b) }
 // infoFields appends the pairs of an info string (at most 64).
 func infoFields(dst []Field, info string) []Field {
 	n := 0
-	for k, v := range oob.PairsSeq(info) {
+	for k, v := range infostr.PairsSeq(info) {
 		if n == 64 {
 			break
 		}

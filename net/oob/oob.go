@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"tremor/net/cmdargs"
 )
 
 // Marker is the prefix of every connectionless packet: the 32-bit sequence
@@ -107,7 +108,7 @@ func firstLine(text string) (line, rest string) {
 // Command does not allocate.
 func Command(text string) string {
 	line, _ := firstLine(text)
-	line = capChars(line)
-	tok, _, _ := nextToken(line, 0, false)
+	line = cmdargs.Cut(line)
+	tok, _, _ := cmdargs.NextToken(line, 0)
 	return tok
 }

@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// serverInfo is a serverinfo string as a server sends it.
+const serverInfo = `\sv_hostname\Tremor LAN\mapname\arena1\sv_maxclients\16\protocol\1`
+
 func TestIsConnectionless(t *testing.T) {
 	tests := []struct {
 		name   string

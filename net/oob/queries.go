@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 )
 
 // Connectionless command names, as Quake III spells them. Commands are
@@ -64,7 +66,7 @@ const badChallengePrefix = "No or bad challenge"
 // [BadChallengePrint] and Quake III's message do.
 func IsBadChallenge(msg string) bool {
 	msg = strings.TrimLeft(msg, " \t\r\n")
-	return len(msg) >= len(badChallengePrefix) && equalFold(msg[:len(badChallengePrefix)], badChallengePrefix)
+	return len(msg) >= len(badChallengePrefix) && infostr.EqualFold(msg[:len(badChallengePrefix)], badChallengePrefix)
 }
 
 // PlayerLine is one player of a statusResponse: `<score> <ping> "<name>"`.
@@ -78,10 +80,10 @@ type PlayerLine struct {
 // returns that line.
 func expect(text, cmd string) (string, error) {
 	line, _ := firstLine(text)
-	if len(line) > MaxStringChars {
-		return "", fmt.Errorf("oob: %s line is %d bytes, limit %d", cmd, len(line), MaxStringChars)
+	if len(line) > cmdargs.MaxStringChars {
+		return "", fmt.Errorf("oob: %s line is %d bytes, limit %d", cmd, len(line), cmdargs.MaxStringChars)
 	}
-	if got := Command(line); !equalFold(got, cmd) {
+	if got := Command(line); !infostr.EqualFold(got, cmd) {
 		return "", fmt.Errorf("oob: command is %q, want %q", got, cmd)
 	}
 	return line, nil
@@ -89,8 +91,8 @@ func expect(text, cmd string) (string, error) {
 
 // argv1 returns the second token of line, or "" if there is none.
 func argv1(line string) string {
-	_, next, _ := nextToken(line, 0, false)
-	tok, _, _ := nextToken(line, next, false)
+	_, next, _ := cmdargs.NextToken(line, 0)
+	tok, _, _ := cmdargs.NextToken(line, next)
 	return tok
 }
 
@@ -98,7 +100,7 @@ func formatWithChallenge(cmd, challenge string) string {
 	if challenge == "" {
 		return cmd
 	}
-	return cmd + " " + Quote(challenge)
+	return cmd + " " + cmdargs.Quote(challenge)
 }
 
 func parseChallengeArg(text, cmd string) (string, error) {
@@ -110,7 +112,7 @@ func parseChallengeArg(text, cmd string) (string, error) {
 	if len(c) > MaxChallengeLen {
 		return "", fmt.Errorf("oob: %s challenge is %d bytes, limit %d", cmd, len(c), MaxChallengeLen)
 	}
-	if i := badByte(c); i >= 0 {
+	if i := infostr.IndexForbidden(c); i >= 0 {
 		return "", fmt.Errorf("oob: %s challenge contains %q", cmd, c[i])
 	}
 	return c, nil
@@ -145,14 +147,14 @@ func ParseGetStatus(text string) (challenge string, err error) {
 // FormatConnect returns the text of a connect request, `connect
 // "<userinfo>"`. Tremor sends it in plain text (Quake III clients
 // Huffman-compressed it). The userinfo must pass [Validate] and the line
-// must fit in [MaxStringChars], or the server's tokenizer would cut it.
+// must fit in [cmdargs.MaxStringChars], or the server's tokenizer would cut it.
 func FormatConnect(userinfo string) (string, error) {
-	if err := Validate(userinfo); err != nil {
+	if err := infostr.Validate(userinfo); err != nil {
 		return "", err
 	}
 	text := CmdConnect + ` "` + userinfo + `"`
-	if len(text) > MaxStringChars {
-		return "", fmt.Errorf("oob: connect line is %d bytes, limit %d", len(text), MaxStringChars)
+	if len(text) > cmdargs.MaxStringChars {
+		return "", fmt.Errorf("oob: connect line is %d bytes, limit %d", len(text), cmdargs.MaxStringChars)
 	}
 	return text, nil
 }
@@ -164,12 +166,12 @@ func ParseConnect(text string) (userinfo string, err error) {
 	if err != nil {
 		return "", err
 	}
-	_, next, _ := nextToken(line, 0, false)
-	userinfo, _, ok := nextToken(line, next, false)
+	_, next, _ := cmdargs.NextToken(line, 0)
+	userinfo, _, ok := cmdargs.NextToken(line, next)
 	if !ok {
 		return "", errors.New("oob: connect without userinfo")
 	}
-	if err := Validate(userinfo); err != nil {
+	if err := infostr.Validate(userinfo); err != nil {
 		return "", err
 	}
 	return userinfo, nil
@@ -189,7 +191,7 @@ func ParseInfoResponse(text string) (info string, err error) {
 	}
 	_, info = firstLine(text)
 	info = strings.TrimSuffix(info, "\n")
-	if err := ValidateBig(info); err != nil {
+	if err := infostr.ValidateBig(info); err != nil {
 		return "", err
 	}
 	return info, nil
@@ -199,7 +201,7 @@ func ParseInfoResponse(text string) (info string, err error) {
 // "statusResponse\n<info>\n" followed by `<score> <ping> "<name>"\n` for
 // each player. Players are written in order, up to [MaxStatusPlayers],
 // while the text stays within [MaxTextLen] and each line within
-// [MaxStringChars]; the rest are left out, as Quake III stopped when its
+// [cmdargs.MaxStringChars]; the rest are left out, as Quake III stopped when its
 // buffer was full. Score and ping are clamped to 32 bits. Double quotes,
 // newlines and NUL bytes in names, which the format cannot carry, become
 // '.'. The info string is written as given: keep it valid and short
@@ -216,7 +218,7 @@ func FormatStatusResponse(info string, players []PlayerLine) string {
 			break
 		}
 		line = appendPlayerLine(line[:0], p)
-		if len(line)-1 > MaxStringChars || b.Len()+len(line) > MaxTextLen {
+		if len(line)-1 > cmdargs.MaxStringChars || b.Len()+len(line) > MaxTextLen {
 			break
 		}
 		b.Write(line)
@@ -248,7 +250,7 @@ func clamp32(n int) int64 {
 // non-blank line, `<score> <ping> "<name>"` with 32-bit decimal score and
 // ping, read with the tokenizer. Lines may end in CR LF. More than
 // [MaxStatusPlayers] players is an error, and so is a line longer than
-// [MaxStringChars].
+// [cmdargs.MaxStringChars].
 func ParseStatusResponse(text string) (info string, players []PlayerLine, err error) {
 	if _, err := expect(text, CmdStatusResponse); err != nil {
 		return "", nil, err
@@ -259,7 +261,7 @@ func ParseStatusResponse(text string) (info string, players []PlayerLine, err er
 		return "", nil, errors.New("oob: statusResponse without info line")
 	}
 	info = strings.TrimSuffix(info, "\r")
-	if err := checkInfo(info, BigInfoString); err != nil {
+	if err := infostr.ValidateBig(info); err != nil {
 		return "", nil, fmt.Errorf("oob: statusResponse: %w", err)
 	}
 	for n := 3; rest != ""; n++ {
@@ -281,20 +283,20 @@ func ParseStatusResponse(text string) (info string, players []PlayerLine, err er
 }
 
 func parsePlayerLine(line string) (PlayerLine, error) {
-	if len(line) > MaxStringChars {
-		return PlayerLine{}, fmt.Errorf("%d bytes, limit %d", len(line), MaxStringChars)
+	if len(line) > cmdargs.MaxStringChars {
+		return PlayerLine{}, fmt.Errorf("%d bytes, limit %d", len(line), cmdargs.MaxStringChars)
 	}
-	line = capChars(line)
+	line = cmdargs.Cut(line)
 	var tok [3]string
 	next := 0
 	for i := range tok {
 		var ok bool
-		tok[i], next, ok = nextToken(line, next, false)
+		tok[i], next, ok = cmdargs.NextToken(line, next)
 		if !ok {
 			return PlayerLine{}, fmt.Errorf("%d fields, want 3", i)
 		}
 	}
-	if _, _, ok := nextToken(line, next, false); ok {
+	if _, _, ok := cmdargs.NextToken(line, next); ok {
 		return PlayerLine{}, errors.New("more than 3 fields")
 	}
 	score, err := strconv.ParseInt(tok[0], 10, 32)
@@ -364,9 +366,9 @@ func ParseChallengeResponse(text string) (challenge, clientChallenge, protocol i
 	}
 	var args [3]int32
 	names := [3]string{"challenge", "client challenge", "protocol"}
-	_, next, _ := nextToken(line, 0, false)
+	_, next, _ := cmdargs.NextToken(line, 0)
 	for i := range args {
-		tok, n, ok := nextToken(line, next, false)
+		tok, n, ok := cmdargs.NextToken(line, next)
 		if !ok {
 			if i == 0 {
 				return 0, 0, 0, errors.New("oob: challengeResponse without challenge")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"tremor/net/cmdargs"
+	"tremor/net/infostr"
 )
 
 func TestRequests(t *testing.T) {
@@ -42,9 +44,9 @@ func TestRequestErrors(t *testing.T) {
 		{"long challenge", "getinfo " + strings.Repeat("9", MaxChallengeLen+1), "oob: getinfo challenge is 129 bytes, limit 128", ParseGetInfo},
 		{"bad challenge", `getstatus a\b`, `oob: getstatus challenge contains '\\'`, ParseGetStatus},
 		{"connect without userinfo", "connect", "oob: connect without userinfo", ParseConnect},
-		{"connect bad userinfo", `connect "name\x"`, `oob: info string does not start with '\'`, ParseConnect},
-		{"connect line too long", "connect " + strings.Repeat("x", MaxStringChars), "oob: connect line is 1032 bytes, limit 1024", ParseConnect},
-		{"infoResponse bad info", "infoResponse\n\\a", `oob: info key "a" has no value`, ParseInfoResponse},
+		{"connect bad userinfo", `connect "name\x"`, `infostr: info string does not start with '\'`, ParseConnect},
+		{"connect line too long", "connect " + strings.Repeat("x", cmdargs.MaxStringChars), "oob: connect line is 1032 bytes, limit 1024", ParseConnect},
+		{"infoResponse bad info", "infoResponse\n\\a", `infostr: info key "a" has no value`, ParseInfoResponse},
 		{"print wrong command", "disconnect", `oob: command is "disconnect", want "print"`, ParsePrint},
 	}
 	for _, tt := range tests {
@@ -73,7 +75,7 @@ func TestConnect(t *testing.T) {
 	if _, err := FormatConnect(`\name\a"b`); err == nil {
 		t.Error("FormatConnect with quote: no error")
 	}
-	long := `\n\` + strings.Repeat("x", MaxInfoString-4)
+	long := `\n\` + strings.Repeat("x", infostr.MaxInfoString-4)
 	if _, err := FormatConnect(long); err == nil || !strings.Contains(err.Error(), "connect line") {
 		t.Errorf("FormatConnect with %d-byte userinfo: err = %v", len(long), err)
 	}
@@ -165,7 +167,7 @@ func TestStatusResponseErrors(t *testing.T) {
 	}{
 		{"wrong command", "infoResponse\n\\a\\b\n", `oob: command is "infoResponse", want "statusResponse"`},
 		{"no info line", "statusResponse", "oob: statusResponse without info line"},
-		{"bad info", "statusResponse\nfoo\n", `oob: statusResponse: info string does not start with '\'`},
+		{"bad info", "statusResponse\nfoo\n", `oob: statusResponse: infostr: info string does not start with '\'`},
 		{"too many players", tooMany, "oob: statusResponse lists more than 64 players"},
 		{"missing name", "statusResponse\n\n1 2\n", "oob: statusResponse line 3: 2 fields, want 3"},
 		{"extra field", "statusResponse\n\n1 2 \"x\" 4\n", "oob: statusResponse line 3: more than 3 fields"},
@@ -189,7 +191,7 @@ func TestGetChallenge(t *testing.T) {
 		if len(p) < MinChallengeRequestLen || len(p) > MinChallengeRequestLen+1 {
 			t.Errorf("FormatGetChallenge(%d): %d-byte packet, want %d", n, len(p), MinChallengeRequestLen)
 		}
-		args := Tokenize(text)
+		args := cmdargs.Tokenize(text)
 		if args.Argc() != 3 || args.Argv(0) != CmdGetChallenge || strings.Trim(args.Argv(2), ".") != "" {
 			t.Errorf("FormatGetChallenge(%d) = %q", n, text)
 		}
@@ -315,7 +317,7 @@ func TestNoArgumentCommands(t *testing.T) {
 	for _, cmd := range []string{CmdGetChallenge, CmdConnectResponse, CmdDisconnect} {
 		t.Run(cmd, func(t *testing.T) {
 			text, err := Parse(Packet(cmd))
-			if err != nil || !equalFold(Command(text), cmd) {
+			if err != nil || !infostr.EqualFold(Command(text), cmd) {
 				t.Errorf("Command(Parse(Packet(%q))) = %q, %v", cmd, Command(text), err)
 			}
 		})

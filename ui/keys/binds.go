@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // Commands that Escape and the console key run when they are unbound,
@@ -19,8 +19,8 @@ const (
 
 // MaxBindingLen is the longest binding, so that the line
 // [Binds.WriteBinds] writes for it stays within one console line
-// (oob.MaxStringChars).
-const MaxBindingLen = oob.MaxStringChars - 64
+// (cmdargs.MaxStringChars).
+const MaxBindingLen = cmdargs.MaxStringChars - 64
 
 // Binding is one key's command, by key name.
 type Binding struct {
@@ -91,7 +91,7 @@ func NewBinds(t *console.Table) *Binds {
 	b := &Binds{t: t}
 	t.AddCommand("bind", "bind <key> [command]: run the command when the key is pressed, or show what it runs", b.bindCommand)
 	t.AddCommand("unbind", "unbind <key>: remove the key's binding", b.unbindCommand)
-	t.AddCommand("unbindall", "unbindall: remove every key's binding", func(*oob.Args) { b.UnbindAll() })
+	t.AddCommand("unbindall", "unbindall: remove every key's binding", func(*cmdargs.Args) { b.UnbindAll() })
 	t.AddCommand("bindlist", "bindlist: list the bound keys and their commands", b.bindlistCommand)
 	return b
 }
@@ -262,7 +262,7 @@ func (b *Binds) WriteBinds(w io.Writer) error {
 	return err
 }
 
-func (b *Binds) bindCommand(a *oob.Args) {
+func (b *Binds) bindCommand(a *cmdargs.Args) {
 	if a.Argc() < 2 {
 		b.t.Printf("usage: bind <key> [command]\n")
 		return
@@ -289,7 +289,7 @@ func (b *Binds) bindCommand(a *oob.Args) {
 	}
 }
 
-func (b *Binds) unbindCommand(a *oob.Args) {
+func (b *Binds) unbindCommand(a *cmdargs.Args) {
 	if a.Argc() != 2 {
 		b.t.Printf("usage: unbind <key>\n")
 		return
@@ -302,7 +302,7 @@ func (b *Binds) unbindCommand(a *oob.Args) {
 	b.binds[k] = ""
 }
 
-func (b *Binds) bindlistCommand(*oob.Args) {
+func (b *Binds) bindlistCommand(*cmdargs.Args) {
 	var sb strings.Builder
 	n := 0
 	for k, cmd := range b.binds {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 // recorder is a table whose commands of interest record their lines.
@@ -25,7 +25,7 @@ func newRecorder(t *testing.T) *recorder {
 	r.b = NewBinds(r.t)
 	for _, name := range []string{"+attack", "-attack", "+moveup", "-moveup", "+moveleft", "-moveleft",
 		"weapnext", "weapprev", "weapon", MenuCommand, ConsoleCommand, "say"} {
-		r.t.AddCommand(name, "", func(a *oob.Args) { r.lines = append(r.lines, a.ArgsFrom(0)) })
+		r.t.AddCommand(name, "", func(a *cmdargs.Args) { r.lines = append(r.lines, a.ArgsFrom(0)) })
 	}
 	return r
 }
@@ -62,7 +62,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("name %q not lower case", n)
 		}
 		// The name must survive a bind line.
-		a := oob.Tokenize("bind " + n + " \"x\"")
+		a := cmdargs.Tokenize("bind " + n + " \"x\"")
 		if a.Argc() != 3 || a.Argv(1) != n {
 			t.Errorf("bind line for %q tokenizes as %d tokens, key %q", n, a.Argc(), a.Argv(1))
 		}

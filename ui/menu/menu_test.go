@@ -8,7 +8,7 @@ import (
 
 	"tremor/client"
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 )
 
 var testMaps = []string{"arena1", "arena2", "duel1"}
@@ -30,7 +30,7 @@ func newRig(tb testing.TB, extra ...console.Decl) *rig {
 	r.t.Register(console.Decl{Name: "r_vsync", Default: "1", Flags: console.Integral, Min: 0, Max: 1})
 	r.t.Register(extra...)
 	for _, name := range []string{"killserver", "map", "addbot", "connect", "disconnect", "quit", "bind", "unbind"} {
-		r.t.AddCommand(name, "test", func(a *oob.Args) {
+		r.t.AddCommand(name, "test", func(a *cmdargs.Args) {
 			argv := make([]string, a.Argc())
 			for i := range argv {
 				argv[i] = a.Argv(i)
@@ -841,7 +841,7 @@ func TestToken(t *testing.T) {
 			tab := console.NewTable()
 			tab.SetOutput(io.Discard)
 			var argv []string
-			tab.AddCommand("probe", "", func(a *oob.Args) { argv = []string{a.Argv(1), a.Argv(2)} })
+			tab.AddCommand("probe", "", func(a *cmdargs.Args) { argv = []string{a.Argv(1), a.Argv(2)} })
 			tab.Append("probe " + got + " end")
 			tab.Execute()
 			if argv == nil || argv[0] != tt.in || argv[1] != "end" {

@@ -38,7 +38,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/console"
-	"tremor/net/oob"
+	"tremor/net/cmdargs"
 	"tremor/ui/draw/view"
 )
 
@@ -185,29 +185,29 @@ func (in *State) AddCommands(t *console.Table) {
 		{"scores", "show the scores", &in.Scores},
 	} {
 		b, name := c.b, c.name
-		t.AddCommand("+"+name, "+"+name+" [key time]: "+c.help+" while held", func(a *oob.Args) {
+		t.AddCommand("+"+name, "+"+name+" [key time]: "+c.help+" while held", func(a *cmdargs.Args) {
 			key, ms := in.keyArgs(a)
 			if !b.Down(key, ms) {
 				t.Printf("three keys down for +%s\n", name)
 			}
 		})
-		t.AddCommand("-"+name, "-"+name+" [key time]: release +"+name, func(a *oob.Args) {
+		t.AddCommand("-"+name, "-"+name+" [key time]: release +"+name, func(a *cmdargs.Args) {
 			key, ms := in.keyArgs(a)
 			b.Up(key, ms)
 		})
 	}
 	t.AddCommand("weapon", "weapon <n>: choose weapon n (1 gauntlet, 2 machinegun, 3 grenade launcher, 4 rocket launcher, 5 railgun)", in.weaponCommand)
-	t.AddCommand("weapnext", "weapnext: choose the next weapon held", func(*oob.Args) {
+	t.AddCommand("weapnext", "weapnext: choose the next weapon held", func(*cmdargs.Args) {
 		in.weaponSteps = min(in.weaponSteps+1, bg.NumWeapons)
 	})
-	t.AddCommand("weapprev", "weapprev: choose the previous weapon held", func(*oob.Args) {
+	t.AddCommand("weapprev", "weapprev: choose the previous weapon held", func(*cmdargs.Args) {
 		in.weaponSteps = max(in.weaponSteps-1, -bg.NumWeapons)
 	})
 }
 
 // keyArgs reads the optional KEY and TIME arguments of a button command:
 // no key is the console's, no time is the last frame's.
-func (in *State) keyArgs(a *oob.Args) (key, timeMs int32) {
+func (in *State) keyArgs(a *cmdargs.Args) (key, timeMs int32) {
 	key, timeMs = consoleKey, in.frameTime
 	if n, err := strconv.ParseInt(a.Argv(1), 10, 32); err == nil {
 		key = int32(n)
@@ -218,7 +218,7 @@ func (in *State) keyArgs(a *oob.Args) (key, timeMs int32) {
 	return key, timeMs
 }
 
-func (in *State) weaponCommand(a *oob.Args) {
+func (in *State) weaponCommand(a *cmdargs.Args) {
 	n, err := strconv.Atoi(a.Argv(1))
 	if a.Argc() != 2 || err != nil || n <= bg.WPNone || n >= bg.NumWeapons {
 		in.t.Printf("usage: weapon <1-%d>\n", bg.NumWeapons-1)

@@ -13,6 +13,7 @@ import (
 	"tremor/bg"
 	"tremor/common/console"
 	"tremor/common/gamedata"
+	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -65,7 +66,7 @@ func TestOneConsole(t *testing.T) {
 	tbl.SetOutput(io.Discard)
 	tbl.Register(Cvars...)
 	quit := false
-	tbl.AddCommand("quit", "the window's own", func(*oob.Args) { quit = true })
+	tbl.AddCommand("quit", "the window's own", func(*cmdargs.Args) { quit = true })
 	for _, set := range [][2]string{{"net_ip", src.String()}, {"net_port", "0"}, {"rconPassword", "pw"}} {
 		if err := tbl.Set(set[0], set[1]); err != nil {
 			t.Fatal(err)

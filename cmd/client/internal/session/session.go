@@ -31,8 +31,8 @@ import (
 	"tremor/client"
 	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
+	"tremor/net/infostr"
 	"tremor/net/netchan"
-	"tremor/net/oob"
 	"tremor/server"
 )
 
@@ -268,7 +268,7 @@ func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 // takeNames reads every player's name from c's configstrings.
 func (s *Session) takeNames(c *client.Client) {
 	for i := range s.names {
-		s.names[i] = oob.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
+		s.names[i] = infostr.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
 	}
 }
 
@@ -335,7 +335,7 @@ func (s *Session) Clock() (start int32, limit int) {
 		return 0, 0
 	}
 	st, _ := strconv.Atoi(c.Configstring(bg.CSLevelStartTime))
-	limit, _ = strconv.Atoi(oob.ValueForKey(c.Configstring(bg.CSServerInfo), "timelimit"))
+	limit, _ = strconv.Atoi(infostr.ValueForKey(c.Configstring(bg.CSServerInfo), "timelimit"))
 	return int32(st), limit
 }
 

@@ -1,4 +1,4 @@
-package oob
+package cmdargs
 
 import "strings"
 
@@ -102,6 +102,17 @@ func (a *Args) tokenize(text string, ignoreQuotes bool) {
 
 // capChars cuts text as the tokenizer does: at a NUL byte and at
 // MaxStringChars bytes.
+// Cut returns text as the tokenizer sees it: up to its first NUL byte and
+// at most [MaxStringChars] bytes (on a character boundary as the
+// tokenizer cuts). Use it before [NextToken].
+func Cut(text string) string { return capChars(text) }
+
+// NextToken returns the token of s that starts at or after byte i, and
+// the index just past it; ok is false when no token is left. It reads
+// tokens one at a time without allocating, as [Tokenize] would read them
+// from s (after [Cut]).
+func NextToken(s string, i int) (tok string, next int, ok bool) { return nextToken(s, i, false) }
+
 func capChars(text string) string {
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		text = text[:i]

@@ -1,4 +1,4 @@
-package oob
+package cmdargs
 
 import (
 	"slices"
@@ -190,7 +190,7 @@ func TestTokenizeAllocs(t *testing.T) {
 	a.Tokenize(line)
 	allocs := testing.AllocsPerRun(100, func() {
 		a.Tokenize(line)
-		_ = Command(line)
+		_, _, _ = NextToken(Cut(line), 0)
 	})
 	if allocs != 0 {
 		t.Errorf("Tokenize with reused Args: %v allocs, want 0", allocs)

@@ -1,4 +1,4 @@
-package oob
+package infostr
 
 import (
 	"errors"
@@ -35,6 +35,10 @@ func forbidden(c byte) bool {
 	}
 	return false
 }
+
+// IndexForbidden returns the index of the first byte of s that an info
+// string key or value may not hold ('\\', ';', '"', NUL, CR, LF), or -1.
+func IndexForbidden(s string) int { return badByte(s) }
 
 func badByte(s string) int {
 	for i := 0; i < len(s); i++ {
@@ -107,7 +111,7 @@ func checkInfo(info string, limit int) error {
 // allowed; lookups see the first.
 func Validate(info string) error {
 	if err := checkInfo(info, MaxInfoString); err != nil {
-		return fmt.Errorf("oob: %w", err)
+		return fmt.Errorf("infostr: %w", err)
 	}
 	return nil
 }
@@ -115,7 +119,7 @@ func Validate(info string) error {
 // ValidateBig is [Validate] with the [BigInfoString] limit.
 func ValidateBig(info string) error {
 	if err := checkInfo(info, BigInfoString); err != nil {
-		return fmt.Errorf("oob: %w", err)
+		return fmt.Errorf("infostr: %w", err)
 	}
 	return nil
 }
@@ -208,13 +212,13 @@ func SetValueForKeyBig(info, key, value string) (string, error) {
 
 func setValueForKey(info, key, value string, limit int) (string, error) {
 	if err := checkKey(key); err != nil {
-		return info, fmt.Errorf("oob: %w", err)
+		return info, fmt.Errorf("infostr: %w", err)
 	}
 	if err := checkValue(key, value); err != nil {
-		return info, fmt.Errorf("oob: %w", err)
+		return info, fmt.Errorf("infostr: %w", err)
 	}
 	if err := checkFormat(info); err != nil {
-		return info, fmt.Errorf("oob: %w", err)
+		return info, fmt.Errorf("infostr: %w", err)
 	}
 	var b strings.Builder
 	b.Grow(len(info) + len(key) + len(value) + 2)
@@ -233,7 +237,7 @@ func setValueForKey(info, key, value string, limit int) (string, error) {
 		writePair(&b, key, value)
 	}
 	if b.Len() >= limit {
-		return info, fmt.Errorf("oob: setting info key %q would make the string %d bytes, limit %d", key, b.Len(), limit-1)
+		return info, fmt.Errorf("infostr: setting info key %q would make the string %d bytes, limit %d", key, b.Len(), limit-1)
 	}
 	return b.String(), nil
 }
@@ -269,6 +273,11 @@ func RemoveKey(info, key string) string {
 	}
 	return b.String()
 }
+
+// EqualFold reports whether a and b are equal ignoring ASCII case, as
+// Quake III compared keys and commands (strings.EqualFold would also fold
+// non-ASCII letters, such as the Kelvin sign with 'k').
+func EqualFold(a, b string) bool { return equalFold(a, b) }
 
 // equalFold reports whether a and b are equal ignoring ASCII case, as
 // Quake III's Q_stricmp compared. (strings.EqualFold would also fold

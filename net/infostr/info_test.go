@@ -1,4 +1,4 @@
-package oob
+package infostr
 
 import (
 	"slices"
@@ -68,16 +68,16 @@ func TestSetValueForKeyErrors(t *testing.T) {
 	tests := []struct {
 		name, info, key, value, wantErr string
 	}{
-		{"empty key", serverInfo, "", "x", "oob: empty info key"},
-		{"backslash in key", serverInfo, `a\b`, "x", `oob: info key "a\\b" contains '\\'`},
-		{"semicolon in key", serverInfo, "a;b", "x", `oob: info key "a;b" contains ';'`},
-		{"quote in value", serverInfo, "name", `a"b`, `oob: info value for key "name" contains '"'`},
-		{"semicolon in value", serverInfo, "name", `quit;`, `oob: info value for key "name" contains ';'`},
-		{"backslash in value", serverInfo, "name", `a\b`, `oob: info value for key "name" contains '\\'`},
-		{"newline in value", serverInfo, "name", "a\nb", `oob: info value for key "name" contains '\n'`},
-		{"malformed info", `name\a`, "rate", "1", `oob: info string does not start with '\'`},
-		{"over cap", serverInfo, "big", long[:MaxInfoString-len(serverInfo)-5], "oob: setting info key \"big\" would make the string 1024 bytes, limit 1023"},
-		{"replace over cap", `\a\b`, "a", long, "oob: setting info key \"a\" would make the string 1027 bytes, limit 1023"},
+		{"empty key", serverInfo, "", "x", "infostr: empty info key"},
+		{"backslash in key", serverInfo, `a\b`, "x", `infostr: info key "a\\b" contains '\\'`},
+		{"semicolon in key", serverInfo, "a;b", "x", `infostr: info key "a;b" contains ';'`},
+		{"quote in value", serverInfo, "name", `a"b`, `infostr: info value for key "name" contains '"'`},
+		{"semicolon in value", serverInfo, "name", `quit;`, `infostr: info value for key "name" contains ';'`},
+		{"backslash in value", serverInfo, "name", `a\b`, `infostr: info value for key "name" contains '\\'`},
+		{"newline in value", serverInfo, "name", "a\nb", `infostr: info value for key "name" contains '\n'`},
+		{"malformed info", `name\a`, "rate", "1", `infostr: info string does not start with '\'`},
+		{"over cap", serverInfo, "big", long[:MaxInfoString-len(serverInfo)-5], "infostr: setting info key \"big\" would make the string 1024 bytes, limit 1023"},
+		{"replace over cap", `\a\b`, "a", long, "infostr: setting info key \"a\" would make the string 1027 bytes, limit 1023"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,15 +135,15 @@ func TestValidate(t *testing.T) {
 		{"server info", serverInfo, ""},
 		{"empty value", `\name\`, ""},
 		{"empty values", `\a\\b\`, ""},
-		{"no leading backslash", `name\a`, `oob: info string does not start with '\'`},
-		{"lone backslash", `\`, "oob: info string has an empty key in pair 1"},
-		{"trailing backslash", `\a\b\`, "oob: info string has an empty key in pair 2"},
-		{"empty key", `\a\b\\c`, "oob: info string has an empty key in pair 2"},
-		{"key without value", `\a\b\c`, `oob: info key "c" has no value`},
-		{"semicolon", `\a\b;c`, `oob: info value for key "a" contains ';'`},
-		{"quote in key", `\a"\b`, `oob: info key "a\"" contains '"'`},
-		{"nul", "\\a\\b\x00", `oob: info value for key "a" contains '\x00'`},
-		{"too long", `\a\` + strings.Repeat("x", MaxInfoString), "oob: info string is 1027 bytes, limit 1023"},
+		{"no leading backslash", `name\a`, `infostr: info string does not start with '\'`},
+		{"lone backslash", `\`, "infostr: info string has an empty key in pair 1"},
+		{"trailing backslash", `\a\b\`, "infostr: info string has an empty key in pair 2"},
+		{"empty key", `\a\b\\c`, "infostr: info string has an empty key in pair 2"},
+		{"key without value", `\a\b\c`, `infostr: info key "c" has no value`},
+		{"semicolon", `\a\b;c`, `infostr: info value for key "a" contains ';'`},
+		{"quote in key", `\a"\b`, `infostr: info key "a\"" contains '"'`},
+		{"nul", "\\a\\b\x00", `infostr: info value for key "a" contains '\x00'`},
+		{"too long", `\a\` + strings.Repeat("x", MaxInfoString), "infostr: info string is 1027 bytes, limit 1023"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
