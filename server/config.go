@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,6 +64,15 @@ type Config struct {
 	// embedded arenas.
 	MapDir string
 
+	// Masters are sv_master1 … sv_master5: the master servers
+	// (HOST[:PORT], default port 27950) this server sends heartbeats to.
+	// All empty (the default) keeps the server off the internet lists.
+	Masters [5]string
+
+	// Download: maps a client lacks, sent in band (docs/download.md).
+	AllowDownload bool // sv_allowDownload: send a client the map it lacks
+	DownloadRate  int  // sv_dlRate: kilobytes per second one download may use
+
 	// Game holds the game's settings (g_gametype, fraglimit, ...).
 	Game game.Config
 
@@ -114,6 +124,11 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.IntVar(&c.PacketReorder, "sv_packetreorder", 0, 0, 100, r, "percent of sent packets held back up to 100 ms")
 	v.IntVar(&c.PacketBurst, "sv_packetburst", 0, 0, 100, r, "percent of sent packets that start a 250 ms burst of loss")
 	v.StringVar(&c.MapDir, "sv_mapdir", "", r, "directory searched for NAME.map before the embedded arenas")
+	for i := range c.Masters {
+		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
+	}
+	v.BoolVar(&c.AllowDownload, "sv_allowDownload", true, a|r, "send clients the map they lack")
+	v.IntVar(&c.DownloadRate, "sv_dlRate", 100, 1, 10000, a|r, "kilobytes per second one map download may use")
 	v.Int32Var(&g.GameType, "g_gametype", 0, 0, 3, si|l|r, "0 free for all, 3 team deathmatch")
 	v.IntVar(&g.FragLimit, "fraglimit", 20, 0, 10000, si|a|r, "frags that end the match (0 = none)")
 	v.IntVar(&g.TimeLimit, "timelimit", 10, 0, 10000, si|a|r, "minutes that end the match (0 = none)")
