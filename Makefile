@@ -35,7 +35,7 @@ ARGS ?=
 DEB_PACKAGES := gcc libc6-dev \
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
 	libxxf86vm-dev libgl1-mesa-dev libasound2-dev \
-	xvfb xauth
+	xvfb xauth qstat
 STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/headless cmd/inspect cmd/hostile
