@@ -182,6 +182,7 @@ type game struct {
 	keyBuf   []ebiten.Key
 	mouseX   int
 	mouseY   int
+	mouseSet bool // mouseX, mouseY hold a position read (the first one is no motion)
 
 	frame   draw.Frame
 	start   time.Time
@@ -200,6 +201,8 @@ type game struct {
 	scaler     *frametime.Scaler
 	rscale     *console.Cvar // r_scale
 	updateTook time.Duration
+
+	wasIdle bool // the session was idle at the last frame (menuWhenIdle)
 
 	shot   string // screenshot to save at the next Draw
 	quit   bool
@@ -407,6 +410,7 @@ func (g *game) Update() error {
 		now = g.td.next()
 	}
 	g.sess.Frame(now, cmd, g.in.ShowScores())
+	g.menuWhenIdle()
 	if g.td != nil && g.sess.Playback() == nil {
 		g.endTimedemo()
 	}
@@ -441,8 +445,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.Names = g.sess.Names()
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
+	f.Idle = false
 	if g.menu.IsOpen() && cg == nil {
 		f.Status = "" // the menu says what to do
+		f.Idle = g.wasIdle
 	}
 	f.ShowScores = g.in.ShowScores()
 	f.Intermission = g.sess.Intermission()
@@ -489,6 +495,27 @@ func (g *game) Draw(screen *ebiten.Image) {
 		}
 	}
 	g.last = began
+}
+
+// menuWhenIdle shows the main menu whenever the player is in no game —
+// at start with a command line that neither starts nor joins one, after a
+// disconnect, a failed connect, a kick or the end of a demo — with the
+// reason the last connection ended, and closes it when a game begins
+// (Quake III's UI did the same with its connection states).
+func (g *game) menuWhenIdle() {
+	idle, reason := g.sess.Idle()
+	switch {
+	case idle && !g.wasIdle:
+		if reason != "" {
+			g.t.Printf("%s\n", reason)
+		}
+		g.menu.OpenMain()
+	case idle && !g.menu.IsOpen():
+		g.menu.OpenMain() // nothing to go back to
+	case !idle && g.wasIdle:
+		g.menu.Close()
+	}
+	g.wasIdle = idle
 }
 
 // saveShot writes screen's pixels to a PNG file.

@@ -224,9 +224,14 @@ func (g *game) menuKeys() {
 	}
 	x, y := ebiten.CursorPosition()
 	if x != g.mouseX || y != g.mouseY {
+		// Where the pointer happens to rest when the window opens is no
+		// motion: it must not select the item under it (Quit, say).
+		if g.mouseSet {
+			m.MouseMove(x, y)
+		}
 		g.mouseX, g.mouseY = x, y
-		m.MouseMove(x, y)
 	}
+	g.mouseSet = true
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		m.Click(x, y)
 	}

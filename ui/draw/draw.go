@@ -37,6 +37,10 @@ type Frame struct {
 	// Status is a line shown while there is nothing to draw, or over
 	// the frame when not empty (connecting, dropped...).
 	Status string
+	// Idle: the player is in no game and the menu covers the screen;
+	// with nothing to draw, only the background is (no "waiting for the
+	// server").
+	Idle bool
 	// ShowScores draws the scoreboard (Tab).
 	ShowScores bool
 	// CursorX, CursorY is the mouse, in screen pixels: the crosshair.
@@ -246,7 +250,9 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	g := f.CG
 	if g == nil || g.Snap == nil || r.m == nil {
 		screen.Fill(colBackground)
-		r.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
+		if !f.Idle {
+			r.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
+		}
 		return
 	}
 	px, py := g.DrawnOrigin.Px()

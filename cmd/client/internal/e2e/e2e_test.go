@@ -18,37 +18,7 @@ func TestScriptedRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the client under Xvfb")
 	}
-	xvfb, err := exec.LookPath("xvfb-run")
-	if err != nil {
-		t.Skip("xvfb-run not on PATH")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "client")
-	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/client")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, xvfb, "-a", bin, "+set", "net_port", "0", "+set", "fs_homepath", filepath.Join(dir, "home"), "+map", "duel1", "+addbot", "2", "+wait", "120", "+screenshot", shot, "+quit")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("client did not quit within 90 s\n%s", out)
-	}
-	if err != nil {
-		t.Fatalf("client: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v\n%s", err, out)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	img, out := runClient(t, "+set", "net_port", "0", "+map", "duel1", "+addbot", "2", "+wait", "120")
 	if b := img.Bounds(); b.Dx() < 320 || b.Dy() < 200 {
 		t.Fatalf("screenshot is %v, want a window-sized frame", b)
 	}
@@ -75,6 +45,71 @@ func TestScriptedRun(t *testing.T) {
 			t.Errorf("%s: %d pixels of #%02x%02x%02x, want at least %d", c.what, n, c.r, c.g, c.b, c.least)
 		}
 	}
+}
+
+// TestMainMenuWithArguments: a command line that neither starts nor joins
+// a game (here only a setting) opens on the main menu, not on a bare
+// "not connected" screen.
+func TestMainMenuWithArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the client under Xvfb")
+	}
+	img, out := runClient(t, "+set", "r_fullscreen", "0", "+wait", "30")
+	// The menu's panel border (ui/draw colMenuBorder) frames the page,
+	// and its title is in the accent colour (colMenuAccent).
+	for _, c := range []struct {
+		what    string
+		r, g, b uint8
+		least   int
+	}{
+		{"menu panel border", 0x8a, 0x9c, 0xb4, 1000},
+		{"menu title", 0xf0, 0xd0, 0x40, 100},
+	} {
+		if n := count(img, c.r, c.g, c.b); n < c.least {
+			t.Errorf("%s: %d pixels of #%02x%02x%02x, want at least %d\n%s", c.what, n, c.r, c.g, c.b, c.least, out)
+		}
+	}
+}
+
+// runClient builds cmd/client, runs it under xvfb-run with a fresh data
+// directory and args, then +screenshot and +quit, and returns the
+// screenshot and the client's output. It skips without xvfb-run.
+func runClient(t *testing.T, args ...string) (image.Image, []byte) {
+	t.Helper()
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		t.Skip("xvfb-run not on PATH")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "client")
+	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/client")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	argv := append([]string{"-a", bin, "+set", "fs_homepath", filepath.Join(dir, "home")}, args...)
+	argv = append(argv, "+screenshot", shot, "+quit")
+	cmd := exec.CommandContext(ctx, xvfb, argv...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("client did not quit within 90 s\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v\n%s", err, out)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return img, out
 }
 
 // count returns how many pixels of img have the colour (r, g, b).
