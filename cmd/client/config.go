@@ -6,13 +6,14 @@ import (
 	"io"
 	"strings"
 
+	"tremor/cmd/client/internal/userdata"
 	"tremor/common/console"
-	"tremor/common/gamedata"
 	"tremor/net/cmdargs"
 )
 
 // Where the client keeps what it saves between runs, in the data
-// directory (gamedata): Quake III kept the same in q3config.cfg.
+// directory (package userdata, over gdata): Quake III kept the same in
+// q3config.cfg.
 const (
 	configObject = "config"
 	cvarsProp    = "cvars.cfg"   // seta lines: the archived cvars
@@ -23,13 +24,13 @@ const (
 // config saves and restores the archived cvars, the binds and the
 // console history.
 type config struct {
-	m     *gamedata.Manager
+	m     *userdata.Data
 	saved map[string]string // what each text property holds on disk
 }
 
 // Load implements console.Store over cvars.cfg.
 func (c *config) Load() (map[string]string, error) {
-	b, err := c.m.LoadObjectProp(configObject, cvarsProp)
+	b, err := c.m.Load(configObject, cvarsProp)
 	if err != nil {
 		return nil, err
 	}
@@ -38,14 +39,14 @@ func (c *config) Load() (map[string]string, error) {
 
 // Save implements console.Store over cvars.cfg.
 func (c *config) Save(kv map[string]string) error {
-	return c.m.SaveObjectProp(configObject, cvarsProp, console.EncodeConfig(kv))
+	return c.m.Save(configObject, cvarsProp, console.EncodeConfig(kv))
 }
 
 // openConfig opens the data directory (fs_homepath, or the platform's)
 // and loads the archived cvars into t. A failure is printed and the
 // client runs without saving: nil.
 func openConfig(t *console.Table, stderr io.Writer) *config {
-	m, err := gamedata.Open(gamedata.Config{AppName: "tremor", Dir: t.Get("fs_homepath").Value()})
+	m, err := userdata.Open("tremor", t.Get("fs_homepath").Value())
 	if err != nil {
 		fmt.Fprintf(stderr, "client: settings will not be saved: %v\n", err)
 		return nil
@@ -63,7 +64,7 @@ func (c *config) loadText(prop string, stderr io.Writer) string {
 	if c == nil {
 		return ""
 	}
-	b, err := c.m.LoadObjectProp(configObject, prop)
+	b, err := c.m.Load(configObject, prop)
 	if err != nil {
 		fmt.Fprintf(stderr, "client: %v\n", err)
 	}
@@ -76,7 +77,7 @@ func (c *config) saveText(prop string, text []byte) error {
 	if c == nil || c.saved[prop] == string(text) {
 		return nil
 	}
-	if err := c.m.SaveObjectProp(configObject, prop, text); err != nil {
+	if err := c.m.Save(configObject, prop, text); err != nil {
 		return err
 	}
 	c.saved[prop] = string(text)

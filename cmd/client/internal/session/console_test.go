@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"tremor/bg"
+	"tremor/cmd/client/internal/userdata"
 	"tremor/common/console"
-	"tremor/common/gamedata"
 	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -20,10 +20,10 @@ import (
 
 // settings is the window's console.Store (cmd/client/config.go): the
 // archived cvars in the property cvars.cfg of the data directory.
-type settings struct{ m *gamedata.Manager }
+type settings struct{ m *userdata.Data }
 
 func (s settings) Load() (map[string]string, error) {
-	b, err := s.m.LoadObjectProp("config", "cvars.cfg")
+	b, err := s.m.Load("config", "cvars.cfg")
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (s settings) Load() (map[string]string, error) {
 }
 
 func (s settings) Save(kv map[string]string) error {
-	return s.m.SaveObjectProp("config", "cvars.cfg", console.EncodeConfig(kv))
+	return s.m.Save("config", "cvars.cfg", console.EncodeConfig(kv))
 }
 
 // lanSource returns an address of this host that is not a loopback one:
@@ -132,7 +132,7 @@ func TestOneConsole(t *testing.T) {
 	if tbl.TakeModifiedFlags(console.Archive) == 0 {
 		t.Fatal("fraglimit changed without marking an archived cvar modified: the window would not save it")
 	}
-	m, err := gamedata.Open(gamedata.Config{AppName: "tremor", Dir: t.TempDir()})
+	m, err := userdata.Open("tremor", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
