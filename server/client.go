@@ -8,6 +8,7 @@ import (
 	"tremor/common/proto"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
+	"tremor/net/srclimit"
 )
 
 // State is the state of a client slot (Quake III's clientState_t).
@@ -93,7 +94,7 @@ type client struct {
 	// Reliable client commands (client to server).
 	lastClientCommand int32
 	clientCommands    [proto.MaxReliableCommands]string // by sequence, for the scramble key
-	cmdBucket         bucket
+	cmdBucket         srclimit.Bucket
 	floodWarned       int32 // time of the last flood warning, if floodWarnedSet
 	floodWarnedSet    bool
 	floodCount        int32 // commands ignored since floodSince

@@ -182,7 +182,7 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 		// change a UserinfoInterval reaches the game and the others.
 		c.pendingUserinfo, c.userinfoPending = s.args.Argv(1), true
 	}
-	if fp := s.cfg.FloodProtect; fp > 0 && !c.cmdBucket.allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
+	if fp := s.cfg.FloodProtect; fp > 0 && !c.cmdBucket.Allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
 		return s.flooded(c)
 	}
 	c.stats.commandsExecuted++

@@ -12,6 +12,7 @@ import (
 	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
+	"tremor/net/srclimit"
 )
 
 // Limits of connectionless packets (Quake III's SVC_RateLimit, keyed by
@@ -27,7 +28,7 @@ const (
 	QueryPeriod = 500
 	// QueryFloodPackets queries a second, from all sources together,
 	// make a flood: then the answers of a second add up to no more bytes
-	// than its queries (queryBudget). Below it, answers spend
+	// than its queries (srclimit.FloodBudget). Below it, answers spend
 	// QueryQuietBurst bytes at once and QueryQuietRate a second.
 	QueryFloodPackets = 50
 	QueryQuietBurst   = 8 << 10
@@ -88,12 +89,12 @@ func (s *Server) connectionless(from netip.AddrPort, data []byte) {
 	s.args.Tokenize(line)
 	switch cmd := s.args.Argv(0); {
 	case strings.EqualFold(cmd, oob.CmdGetStatus):
-		s.svs.queryBudget.received(s.svs.now, len(data))
+		s.svs.queryBudget.Received(s.svs.now, len(data))
 		if s.allowQuery(from) {
 			s.statusResponse(from, text)
 		}
 	case strings.EqualFold(cmd, oob.CmdGetInfo):
-		s.svs.queryBudget.received(s.svs.now, len(data))
+		s.svs.queryBudget.Received(s.svs.now, len(data))
 		if s.allowQuery(from) {
 			s.infoResponse(from, text)
 		}
@@ -111,7 +112,7 @@ func (s *Server) connectionless(from netip.AddrPort, data []byte) {
 
 // allowQuery reports whether a query from from may be answered now.
 func (s *Server) allowQuery(from netip.AddrPort) bool {
-	if s.svs.queryLimit.allow(Source(from), s.svs.now) {
+	if s.svs.queryLimit.Allow(srclimit.Source(from), s.svs.now) {
 		return true
 	}
 	s.svs.stats.QueriesLimited++
@@ -125,7 +126,7 @@ func (s *Server) sendQueryReply(to netip.AddrPort, text string) {
 		text = text[:oob.MaxTextLen]
 	}
 	p := oob.Packet(text)
-	if !s.svs.queryBudget.spend(s.svs.now, len(p)) {
+	if !s.svs.queryBudget.Spend(s.svs.now, len(p)) {
 		s.svs.stats.QueriesLimited++
 		return
 	}
@@ -181,7 +182,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 	reply := func(msg string) {
 		// Refusals only inform: limited per source, so that a flood of
 		// spoofed connects does not make the server a reflector.
-		if s.svs.refusalLimit.allow(Source(from), s.svs.now) {
+		if s.svs.refusalLimit.Allow(srclimit.Source(from), s.svs.now) {
 			s.sendSmallReply(from, oob.FormatPrint(msg), requestLen)
 		}
 	}
@@ -299,10 +300,10 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 // clientsFrom counts the connected clients (zombies included: their slot
 // is still taken) whose address is the same source as addr.
 func (s *Server) clientsFrom(addr netip.AddrPort) int {
-	src, n := Source(addr), 0
+	src, n := srclimit.Source(addr), 0
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
-		if c.state != StateFree && c.chan_ != nil && Source(c.chan_.Remote()) == src {
+		if c.state != StateFree && c.chan_ != nil && srclimit.Source(c.chan_.Remote()) == src {
 			n++
 		}
 	}
@@ -411,7 +412,7 @@ type rconFailures struct {
 // global failure rate (see RconFreeFailures and RconGlobalFailures).
 type rconGuard struct {
 	sources   map[netip.Addr]rconFailures
-	global    bucket
+	global    srclimit.Bucket
 	lastSweep int32
 	// Failures not logged since the last logged one (the log is limited
 	// to one line a second so that a flood cannot fill the disk).
@@ -441,7 +442,7 @@ func (g *rconGuard) fail(src netip.Addr, now int32) {
 	f.count++
 	f.last = now
 	free := int32(RconFreeFailures)
-	if !g.global.allow(now, RconGlobalFailures, 1000/RconGlobalFailures) {
+	if !g.global.Allow(now, RconGlobalFailures, 1000/RconGlobalFailures) {
 		free = 0 // a flood from many sources: no free guesses
 	}
 	if f.count > free {
@@ -483,8 +484,8 @@ func rconPasswordMatches(got, want string) bool {
 // wrong passwords are logged and answered only with a reply no longer
 // than the request.
 func (s *Server) remoteCommand(from netip.AddrPort, line string, requestLen int) {
-	src := Source(from)
-	if !s.svs.rconLimit.allow(src, s.svs.now) {
+	src := srclimit.Source(from)
+	if !s.svs.rconLimit.Allow(src, s.svs.now) {
 		return
 	}
 	if s.cfg.RconPassword == "" {

@@ -100,9 +100,9 @@
 // is dropped; userinfo changes apply at most once per UserinfoInterval,
 // newest first. A usercmd's time is pulled back to the frame clock +
 // MaxCommandAhead. Connectionless limits are per source (IPv4 address or
-// IPv6 /64, see Source): queries (QueryBurst; and in a flood, from all
+// IPv6 /64, see srclimit.Source): queries (QueryBurst; and in a flood, from all
 // sources, answers of no more bytes than the queries brought:
-// queryBudget), rcon (RconBurst, and a backoff after RconFreeFailures
+// srclimit.FloodBudget), rcon (RconBurst, and a backoff after RconFreeFailures
 // wrong passwords), connect refusals (RefusalBurst); the
 // handshake needs none, its answers never being larger than the requests.
 // docs/security.md explains the threat model.

@@ -28,6 +28,7 @@ import (
 	"tremor/net/netchan"
 	"tremor/net/netsim"
 	"tremor/net/oob"
+	"tremor/net/srclimit"
 )
 
 // Timing limits of the main loop.
@@ -113,10 +114,10 @@ type static struct {
 
 	clients       [bg.MaxClients]client
 	challenger    challenger
-	queryLimit    limiter[netip.Addr] // getinfo and getstatus, per Source
-	queryBudget   queryBudget         // bytes of every getinfo and getstatus answer
-	rconLimit     limiter[netip.Addr] // rcon packets, per Source
-	refusalLimit  limiter[netip.Addr] // prints refusing a connect, per Source
+	queryLimit    srclimit.Limiter[netip.Addr] // getinfo and getstatus, per Source
+	queryBudget   srclimit.FloodBudget         // bytes of every getinfo and getstatus answer
+	rconLimit     srclimit.Limiter[netip.Addr] // rcon packets, per Source
+	refusalLimit  srclimit.Limiter[netip.Addr] // prints refusing a connect, per Source
 	rcon          rconGuard
 	rng           *rand.Rand
 	serverID      int32
@@ -251,9 +252,10 @@ func New(conn netchan.Conn, cfg Config, log io.Writer, opts ...Option) (*Server,
 	}
 	s.svs.rng = rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 	s.svs.serverID = s.svs.rng.Int32N(1<<24) + 1
-	s.svs.queryLimit = newLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxQuerySources)
-	s.svs.rconLimit = newLimiter[netip.Addr](RconBurst, RconPeriod, MaxQuerySources)
-	s.svs.refusalLimit = newLimiter[netip.Addr](RefusalBurst, RefusalPeriod, MaxQuerySources)
+	s.svs.queryLimit = srclimit.NewLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxQuerySources)
+	s.svs.rconLimit = srclimit.NewLimiter[netip.Addr](RconBurst, RconPeriod, MaxQuerySources)
+	s.svs.refusalLimit = srclimit.NewLimiter[netip.Addr](RefusalBurst, RefusalPeriod, MaxQuerySources)
+	s.svs.queryBudget = srclimit.FloodBudget{FloodPackets: QueryFloodPackets, QuietBurst: QueryQuietBurst, QuietRate: QueryQuietRate}
 	var key [32]byte
 	if cfg.Seed != 0 {
 		for i := range key {

@@ -1,0 +1,115 @@
+package srclimit
+
+import (
+	"net/netip"
+	"testing"
+)
+
+func TestSource(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{"1.2.3.4:27960", "1.2.3.4"},
+		{"[::ffff:1.2.3.4]:5", "1.2.3.4"},
+		{"[2001:db8:1:2:3:4:5:6]:27960", "2001:db8:1:2::"},
+		{"[2001:db8:1:2:ffff::1]:1", "2001:db8:1:2::"},
+	}
+	for _, tt := range tests {
+		if got := Source(netip.MustParseAddrPort(tt.addr)); got.String() != tt.want {
+			t.Errorf("Source(%s) = %s, want %s", tt.addr, got, tt.want)
+		}
+	}
+}
+
+func TestBucket(t *testing.T) {
+	var b Bucket
+	for i := range 3 {
+		if !b.Allow(0, 3, 100) {
+			t.Fatalf("event %d of the burst refused", i)
+		}
+	}
+	if b.Allow(50, 3, 100) {
+		t.Fatal("fourth event within the period passed")
+	}
+	if !b.Allow(100, 3, 100) || b.Allow(150, 3, 100) {
+		t.Fatal("one event per period after the burst: wrong")
+	}
+	// The clock going back restarts the draining from the new time.
+	if b.Allow(10, 3, 100) || !b.Allow(110, 3, 100) {
+		t.Fatal("draining after the clock went back: wrong")
+	}
+}
+
+func TestLimiterBounded(t *testing.T) {
+	l := NewLimiter[int](1, 1000, 2)
+	if !l.Allow(1, 0) || !l.Allow(2, 0) {
+		t.Fatal("first events refused")
+	}
+	if l.Allow(3, 50) {
+		t.Fatal("third key admitted into a full table of undrained buckets")
+	}
+	if l.Allow(1, 50) {
+		t.Fatal("second event of key 1 within its period passed")
+	}
+	if !l.Allow(3, 1000) || l.Len() > 2 {
+		t.Fatalf("after the buckets drained: key 3 refused or table of %d keys", l.Len())
+	}
+}
+
+func TestByteBudget(t *testing.T) {
+	var b ByteBudget
+	if !b.Spend(0, 1000, 1000, 500) || b.Spend(0, 1, 1000, 500) {
+		t.Fatal("burst wrong")
+	}
+	if b.Spend(1, 1, 1000, 500) { // 0.5 bytes refilled
+		t.Fatal("half a byte spent as one")
+	}
+	if !b.Spend(2, 1, 1000, 500) || !b.Spend(1000, 499, 1000, 500) {
+		t.Fatal("refill wrong")
+	}
+}
+
+func TestFloodBudget(t *testing.T) {
+	q := FloodBudget{FloodPackets: 10, QuietBurst: 1000, QuietRate: 1000}
+	// Quiet: answers spend the quiet budget, larger than the requests.
+	q.Received(0, 20)
+	if !q.Spend(0, 500) || q.Flooding() {
+		t.Fatal("quiet answer refused")
+	}
+	// A flood: from the 11th request of the second on, answers may not
+	// add up to more than the requests brought since the flood began.
+	var in, out int
+	for i := range 100 {
+		q.Received(10, 20)
+		in += 20
+		if q.Spend(10, 100) {
+			out += 100
+		}
+		if i > 10 && !q.Flooding() {
+			t.Fatal("not flooding after 100 requests in a second")
+		}
+	}
+	if out > in+520 {
+		t.Fatalf("answered %d bytes for %d received", out, in)
+	}
+	// Two quiet seconds end it.
+	q.Received(3000, 20)
+	if q.Flooding() || !q.Spend(3000, 100) {
+		t.Fatal("flood did not end after quiet seconds")
+	}
+}
+
+func TestChallenger(t *testing.T) {
+	a := netip.MustParseAddrPort("1.2.3.4:5")
+	b := netip.MustParseAddrPort("1.2.3.4:6")
+	c := NewChallenger([]byte("key"), 1000)
+	v := c.Make(a, 500)
+	if v == c.Make(b, 500) {
+		t.Error("two ports share a challenge")
+	}
+	if c.Previous(a, 1500) != v || c.Make(a, 1500) == v {
+		t.Error("epochs wrong")
+	}
+	other := NewChallenger([]byte("other"), 1000)
+	if other.Make(a, 500) == v {
+		t.Error("two keys share a challenge")
+	}
+}
