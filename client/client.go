@@ -156,6 +156,9 @@ type connection struct {
 	serverCommands        [proto.MaxReliableCommands]string
 	bcs                   proto.BigConfigstring
 	gs                    proto.Gamestate // the configstrings change by server commands
+
+	dl    *download // the map download in progress (download.go), nil if none
+	dlBuf [proto.DownloadBlockSize]byte
 }
 
 // newConnection returns the state of a connection starting at realtime
@@ -572,6 +575,7 @@ func (c *Client) Frame(now time.Duration, input bg.UserCmd) {
 	c.checkTimeout()
 	c.checkUserinfo()
 	c.createCmd(input)
+	c.downloadFrame()
 	c.sendCmd()
 	c.checkForResend()
 	c.setCGameTime()

@@ -5,6 +5,7 @@ import (
 	"tremor/cgame"
 
 	"tremor/bg/tilemap"
+	"tremor/common/proto"
 	"tremor/maps/arenas"
 	"tremor/net/netsim"
 )
@@ -90,8 +91,22 @@ type Config struct {
 	Logf func(format string, args ...any)
 
 	// LoadMap loads the arena a gamestate names; nil means
-	// arenas.Load. The map's checksum is verified against the server's.
+	// arenas.LoadFrom(MapDir, name). The map's checksum is verified
+	// against the server's.
 	LoadMap func(name string) (*tilemap.Map, error)
+
+	// MapDir is the directory the client's maps are in: LoadMap's
+	// default reads NAME.map there before the embedded arenas, and a map
+	// the client lacks is downloaded into it (docs/download.md). Empty:
+	// the embedded arenas only, and no download.
+	MapDir string
+	// NoDownload is cl_allowDownload 0: a map the client lacks ends the
+	// connection instead of being downloaded.
+	NoDownload bool
+	// MaxDownloadSize is cl_maxDownloadSize: the largest map file, in
+	// bytes, the client downloads; 0 means DefaultMaxDownloadSize, and
+	// more than proto.MaxDownloadSize counts as that.
+	MaxDownloadSize int
 
 	// CGame is the client game's configuration. With it the engine runs
 	// a cgame.CGame for every gamestate (CL_InitCGame), framed at the end
@@ -135,8 +150,13 @@ func (c Config) withDefaults() Config {
 		c.ConnectTries = DefaultConnectTries
 	}
 	if c.LoadMap == nil {
-		c.LoadMap = arenas.Load
+		dir := c.MapDir
+		c.LoadMap = func(name string) (*tilemap.Map, error) { return arenas.LoadFrom(dir, name) }
 	}
+	if c.MaxDownloadSize <= 0 {
+		c.MaxDownloadSize = DefaultMaxDownloadSize
+	}
+	c.MaxDownloadSize = min(c.MaxDownloadSize, proto.MaxDownloadSize)
 	return c
 }
 

@@ -100,6 +100,11 @@ const ConnectedPacketMsec = 100
 // gamestate, one packet every ConnectedPacketMsec.
 func (c *Client) readyToSend() bool {
 	if c.state != Active && c.state != Primed {
+		if dl := c.conn.dl; dl != nil && dl.ackDue {
+			// A download's acknowledgement goes at once: the server
+			// sends the next blocks when it arrives.
+			return c.realtime-c.conn.lastPacketSent >= int32(1000/MaxMaxPackets)
+		}
 		return c.realtime-c.conn.lastPacketSent >= ConnectedPacketMsec
 	}
 	last := &c.active.outPackets[(int32(c.conn.ch.OutgoingSequence())-1)&proto.PacketMask]
@@ -113,7 +118,7 @@ func (c *Client) writePacket() {
 	w := &c.w
 	w.Reset(c.wbuf[:], msg.Huffman)
 	proto.WriteClientHeader(w, proto.ClientHeader{
-		ServerID:            c.active.serverID,
+		ServerID:            c.headerServerID(),
 		MessageAcknowledge:  c.conn.serverMessageSequence,
 		ReliableAcknowledge: c.conn.serverCommandSequence,
 	})

@@ -10,6 +10,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
+	"tremor/maps/arenas"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -256,6 +257,31 @@ func (h *serverHandler) SnapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase
 	return (*Client)(h).snapshotBase(sh)
 }
 
+// DownloadBuffer returns where a download block is read.
+func (h *serverHandler) DownloadBuffer() *[proto.DownloadBlockSize]byte {
+	return &h.conn.dlBuf
+}
+
+// Download takes a map download block; a bad one ends the connection.
+func (h *serverHandler) Download(d *proto.Download, err error) error {
+	c := (*Client)(h)
+	if err != nil {
+		if c.conn.dl != nil && !c.playback {
+			c.drop(DropError, "map download: "+err.Error())
+			return errStop
+		}
+		return err
+	}
+	if c.playback {
+		return h.goOn()
+	}
+	if err := c.downloadBlock(d); err != nil {
+		c.drop(DropError, err.Error())
+		return errStop
+	}
+	return h.goOn()
+}
+
 // Snapshot takes a snapshot.
 func (h *serverHandler) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, err error) error {
 	c := (*Client)(h)
@@ -358,13 +384,23 @@ func (c *Client) parseGamestate(err error) error {
 	}
 	c.systemInfoChanged()
 	name := infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
-	m, err := c.loadMap(name)
+	announced := c.conn.gs.Configstrings[bg.CSMapChecksum]
+	c.conn.dl = nil
+	m, err := c.loadMap(name, announced)
 	if err != nil {
-		c.drop(DropError, "cannot load the server's map: "+err.Error())
-		return errStop
-	}
-	if err := m.VerifyChecksum(c.conn.gs.Configstrings[bg.CSMapChecksum]); err != nil {
-		c.drop(DropError, "refusing the server's map: "+err.Error())
+		sum, serr := strconv.ParseUint(announced, 10, 32)
+		why := c.cannotDownload(name)
+		switch {
+		case name == "" || serr != nil || !isMissing(err) && !errors.Is(err, errOtherVersion):
+			c.drop(DropError, "cannot load the server's map: "+err.Error())
+		case why != "":
+			c.drop(DropError, "cannot load the server's map: "+err.Error()+"; cannot download it: "+why)
+		default:
+			if err := c.startDownload(name, uint32(sum)); err != nil {
+				c.drop(DropError, err.Error())
+			}
+			return nil
+		}
 		return errStop
 	}
 	c.active.world = m
@@ -373,17 +409,33 @@ func (c *Client) parseGamestate(err error) error {
 	return nil
 }
 
-// loadMap returns the map name, loading it the first time.
-func (c *Client) loadMap(name string) (*tilemap.Map, error) {
+// errOtherVersion is the error of loadMap when every copy of the map the
+// client has differs from the server's.
+var errOtherVersion = errors.New("client: the server's map differs from this client's")
+
+// loadMap returns the map name whose checksum is announced: the one
+// loaded before, the one LoadMap finds, or the embedded arena of that
+// name. A map found with another checksum is an error wrapping
+// errOtherVersion; none found, one wrapping fs.ErrNotExist.
+func (c *Client) loadMap(name, announced string) (*tilemap.Map, error) {
 	if name == "" {
 		return nil, errors.New("client: the serverinfo names no map")
 	}
-	if m, ok := c.maps[name]; ok {
+	if m, ok := c.maps[name]; ok && m.VerifyChecksum(announced) == nil {
 		return m, nil
 	}
 	m, err := c.cfg.LoadMap(name)
 	if err != nil {
 		return nil, err
+	}
+	if verr := m.VerifyChecksum(announced); verr != nil {
+		// The map directory's copy may differ where the embedded one
+		// matches.
+		if e, eerr := arenas.Load(name); eerr == nil && e.VerifyChecksum(announced) == nil {
+			m = e
+		} else {
+			return nil, fmt.Errorf("%w: %w", errOtherVersion, verr)
+		}
 	}
 	c.maps[name] = m
 	return m, nil

@@ -33,6 +33,11 @@ type Stats struct {
 	// reliability makes it zero on any network.
 	ServerCommandGaps uint64
 
+	// DownloadBlocks counts map download data blocks taken;
+	// DownloadBlocksIgnored those ignored (duplicates, out of order, not
+	// asked for).
+	DownloadBlocks, DownloadBlocksIgnored uint64
+
 	CommandsSent    uint64 // reliable commands queued
 	CommandsRefused uint64 // refused by AddReliableCommand
 

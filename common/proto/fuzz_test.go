@@ -20,6 +20,7 @@ type fuzzHandler struct {
 	cmds     [MaxPacketUsercmds]bg.UserCmd
 	key      uint32
 	lastSeq  int32
+	dlBuf    [DownloadBlockSize]byte
 	lastEnd  int // end of the last event
 	endOfOps int // where the last operation ended
 }
@@ -32,7 +33,15 @@ func (h *fuzzHandler) ServerCommand(seq int32, _ string) error {
 	h.lastSeq = max(h.lastSeq, seq)
 	return nil
 }
-func (h *fuzzHandler) GamestateBuffer() *Gamestate                     { return &h.gs }
+func (h *fuzzHandler) GamestateBuffer() *Gamestate              { return &h.gs }
+func (h *fuzzHandler) DownloadBuffer() *[DownloadBlockSize]byte { return &h.dlBuf }
+func (h *fuzzHandler) Download(d *Download, err error) error {
+	if err == nil && (d.Block < 0 || d.Block > MaxDownloadBlocks || len(d.Data) > DownloadBlockSize ||
+		d.Block == 0 && (d.Size < 1 || d.Size > MaxDownloadSize) || d.Block > 0 && len(d.Data) == 0) {
+		h.t.Fatalf("download block %d size %d with %d bytes accepted", d.Block, d.Size, len(d.Data))
+	}
+	return nil
+}
 func (h *fuzzHandler) Gamestate(*Gamestate, error) error               { return nil }
 func (h *fuzzHandler) ClientHeader(ClientHeader, []byte) (bool, error) { return false, nil }
 func (h *fuzzHandler) ClientCommand(int32, string) error               { return nil }
@@ -104,6 +113,21 @@ func FuzzReadServerMessage(f *testing.F) {
 	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 0, 0, SvcSnapshot, 0xff, 0xff})
+	// Download blocks: a header, a data block, a block too long.
+	w.Reset(make([]byte, 4096), msg.Huffman)
+	w.WriteLong(3)
+	WriteDownload(w, &Download{Block: 0, Name: "example", Size: 1500, Checksum: 77})
+	WriteDownload(w, &Download{Block: 1, Data: make([]byte, DownloadBlockSize)})
+	WriteDownload(w, &Download{Block: 2, Data: []byte("end\n")})
+	w.WriteUint8(SvcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
+	w.Reset(make([]byte, 4096), msg.Huffman)
+	w.WriteLong(3)
+	w.WriteUint8(SvcDownload)
+	w.WriteLong(1)
+	w.WriteShort(DownloadBlockSize + 1)
+	w.WriteUint8(SvcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := &fuzzHandler{t: t, out: make([]bg.EntityState, 0, MaxSnapshotEntities), ents: slices.Clone(ents)}
 		var r msg.Reader

@@ -151,6 +151,12 @@ type ServerHandler interface {
 	// SnapshotBase returned, and the entities or the error that stopped
 	// the reading.
 	Snapshot(b SnapshotBase, ents []bg.EntityState, err error) error
+	// DownloadBuffer returns where an SvcDownload's data bytes are read.
+	DownloadBuffer() *[DownloadBlockSize]byte
+	// Download receives an SvcDownload block (CL_ParseDownload), its Data
+	// pointing into DownloadBuffer, or the error that stopped the
+	// reading.
+	Download(d *Download, err error) error
 }
 
 // SnapshotBase is what a snapshot's body is read with: the base's player
@@ -207,6 +213,10 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 			return h.Gamestate(gs, r.Err())
 		case SvcSnapshot:
 			return parseSnapshot(r, h, obs)
+		case SvcDownload:
+			var d Download
+			ReadDownload(r, &d, h.DownloadBuffer())
+			return h.Download(&d, r.Err())
 		}
 		return fmt.Errorf("%w %d in a server message", ErrBadOp, op)
 	})

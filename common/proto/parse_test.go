@@ -172,3 +172,62 @@ func TestParseClientMessage(t *testing.T) {
 		t.Errorf("op bits %v", bits)
 	}
 }
+
+// TestDownloadRoundTrip writes download blocks and reads them back, and
+// checks the reader refuses out-of-range blocks, sizes and lengths.
+func TestDownloadRoundTrip(t *testing.T) {
+	data := make([]byte, DownloadBlockSize)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	cases := []Download{
+		{Block: 0, Name: "example", Size: 3000, Checksum: 0xdeadbeef},
+		{Block: 1, Data: data},
+		{Block: 3, Data: []byte("end\n")},
+	}
+	for _, d := range cases {
+		w := msg.NewWriter(make([]byte, 4096), msg.Huffman)
+		WriteDownload(w, &d)
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		if op := r.ReadUint8(); op != SvcDownload {
+			t.Fatalf("op %d, want %d", op, SvcDownload)
+		}
+		var got Download
+		var buf [DownloadBlockSize]byte
+		ReadDownload(r, &got, &buf)
+		if r.Err() != nil {
+			t.Fatalf("block %d: %v", d.Block, r.Err())
+		}
+		if got.Block != d.Block || got.Name != d.Name || got.Size != d.Size || got.Checksum != d.Checksum || string(got.Data) != string(d.Data) {
+			t.Fatalf("read %+v, wrote %+v", got, d)
+		}
+	}
+	bad := []struct {
+		name  string
+		write func(w *msg.Writer)
+	}{
+		{"negative block", func(w *msg.Writer) { w.WriteLong(-1) }},
+		{"block past the last", func(w *msg.Writer) { w.WriteLong(MaxDownloadBlocks + 1) }},
+		{"size 0", func(w *msg.Writer) { w.WriteLong(0); w.WriteString("x"); w.WriteLong(0); w.WriteLong(0) }},
+		{"oversize", func(w *msg.Writer) {
+			w.WriteLong(0)
+			w.WriteString("x")
+			w.WriteLong(MaxDownloadSize + 1)
+			w.WriteLong(0)
+		}},
+		{"empty block", func(w *msg.Writer) { w.WriteLong(1); w.WriteShort(0) }},
+		{"block too long", func(w *msg.Writer) { w.WriteLong(1); w.WriteShort(DownloadBlockSize + 1) }},
+		{"block cut short", func(w *msg.Writer) { w.WriteLong(1); w.WriteShort(100); w.WriteData([]byte("abc")) }},
+	}
+	for _, b := range bad {
+		w := msg.NewWriter(make([]byte, 4096), msg.Huffman)
+		b.write(w)
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		var d Download
+		var buf [DownloadBlockSize]byte
+		ReadDownload(r, &d, &buf)
+		if r.Err() == nil {
+			t.Errorf("%s: read without error: %+v", b.name, d)
+		}
+	}
+}

@@ -115,7 +115,8 @@ type conn struct {
 
 	r       msg.Reader
 	scratch [netchan.MaxMsgLen]byte
-	ents    []bg.EntityState // where snapshots are read, MaxSnapshotEntities
+	dlBuf   [proto.DownloadBlockSize]byte // a download block being read
+	ents    []bg.EntityState              // where snapshots are read, MaxSnapshotEntities
 }
 
 func newConn() *conn {

@@ -113,6 +113,7 @@ const (
 	OpBaseline      = "baseline"      // inside a gamestate
 	OpGamestateEnd  = "gamestateEnd"  // client number and checksum feed
 	OpSnapshot      = "snapshot"      // SvcSnapshot
+	OpDownload      = "download"      // SvcDownload: one block of a map download
 	OpPlayerState   = "playerState"   // inside a snapshot
 	OpEntity        = "entity"        // inside a snapshot
 	OpEntitiesEnd   = "entitiesEnd"   // inside a snapshot

@@ -160,6 +160,8 @@ func (p *parse) opName(op uint8) string {
 		return OpGamestate
 	case !p.client && op == proto.SvcSnapshot:
 		return OpSnapshot
+	case !p.client && op == proto.SvcDownload:
+		return OpDownload
 	}
 	return ""
 }
@@ -228,6 +230,27 @@ func (p *parse) command(name string, seq int32, text string, live bool) error {
 	}
 	p.cur.Name, p.cur.Command = name, cmd
 	p.cur.Fields = []Field{{Name: "sequence", Value: strconv.Itoa(int(seq))}, {Name: "text", Value: text}}
+	return nil
+}
+
+// DownloadBuffer returns where a download block's bytes are read.
+func (p *parse) DownloadBuffer() *[proto.DownloadBlockSize]byte { return &p.c.dlBuf }
+
+// Download shows a download block: the header's name, size and
+// checksum, or a data block's length.
+func (p *parse) Download(d *proto.Download, err error) error {
+	if err != nil {
+		return err
+	}
+	p.cur.Fields = []Field{{Name: "block", Value: strconv.Itoa(int(d.Block))}}
+	if d.Block == 0 {
+		p.cur.Fields = append(p.cur.Fields,
+			Field{Name: "name", Value: d.Name},
+			Field{Name: "size", Value: strconv.Itoa(int(d.Size))},
+			Field{Name: "checksum", Value: strconv.FormatUint(uint64(d.Checksum), 10)})
+		return nil
+	}
+	p.cur.Fields = append(p.cur.Fields, Field{Name: "bytes", Value: strconv.Itoa(len(d.Data))})
 	return nil
 }
 
@@ -321,15 +344,22 @@ func (p *parse) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, err error)
 func (p *parse) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
 	c := p.c
 	p.h = h
-	// The server reads the rest only from a client with its gamestate.
-	p.current = c.haveGamestate && h.ServerID == c.serverID
+	// The server reads the rest only from a client with its gamestate,
+	// or one that has it but downloads its map (proto.DownloadServerID).
+	id := h.ServerID
+	downloading := id < 0 && proto.DownloadServerID(id) == c.serverID
+	if downloading {
+		id = c.serverID
+	}
+	p.current = c.haveGamestate && id == c.serverID
 	p.ops = append(p.ops, Op{Name: OpClientHeader, Bits: p.headerEnd, Header: &p.h, Fields: []Field{
 		{Name: "serverId", Value: strconv.Itoa(int(h.ServerID)), Bits: p.marks[0]},
 		{Name: "messageAcknowledge", Value: strconv.Itoa(int(h.MessageAcknowledge)), Bits: p.marks[1] - p.marks[0]},
 		{Name: "reliableAcknowledge", Value: strconv.Itoa(int(h.ReliableAcknowledge)), Bits: p.headerEnd - p.marks[1]},
 		{Name: "current", Value: strconv.FormatBool(p.current)},
+		{Name: "downloading", Value: strconv.FormatBool(downloading)},
 	}})
-	set, err := c.settings(h.ServerID)
+	set, err := c.settings(id)
 	if err != nil {
 		return false, err
 	}

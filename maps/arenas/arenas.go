@@ -42,7 +42,7 @@ func Names() []string {
 
 // Load parses the embedded arena name ("duel1", without ".map").
 func Load(name string) (*tilemap.Map, error) {
-	if err := checkName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return nil, err
 	}
 	return tilemap.Load(files, name)
@@ -52,7 +52,7 @@ func Load(name string) (*tilemap.Map, error) {
 // name otherwise. An empty dir means the embedded set only. A file that
 // exists but does not parse is an error: it does not fall back.
 func LoadFrom(dir, name string) (*tilemap.Map, error) {
-	if err := checkName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return nil, err
 	}
 	if dir != "" {
@@ -64,10 +64,16 @@ func LoadFrom(dir, name string) (*tilemap.Map, error) {
 	return tilemap.Load(files, name)
 }
 
-// checkName accepts only a plain file name, so that a map name received
-// from the network cannot name a file outside the map directory.
-func checkName(name string) error {
-	if name == "" || strings.ContainsAny(name, `/\:`) || name != path.Base(name) || strings.HasPrefix(name, ".") {
+// MaxNameLen is the longest map name.
+const MaxNameLen = 64
+
+// CheckName accepts only a plain file name of at most MaxNameLen bytes
+// (no '/', '\\', ':', '"', control character or leading '.'), so that a
+// map name received from the network cannot name a file outside the map
+// directory.
+func CheckName(name string) error {
+	if name == "" || len(name) > MaxNameLen || strings.ContainsAny(name, `/\:"`) || name != path.Base(name) ||
+		strings.HasPrefix(name, ".") || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 		return fmt.Errorf("arenas: invalid map name %q", name)
 	}
 	return nil

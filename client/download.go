@@ -1,0 +1,284 @@
+package client
+
+import (
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"tremor/bg/tilemap"
+	"tremor/common/proto"
+	"tremor/maps/arenas"
+	"tremor/net/cmdargs"
+)
+
+// Map download (docs/download.md): a client whose gamestate names a map
+// it lacks, or has in another version, asks the server for it with the
+// reliable command "download NAME", and from then on puts
+// proto.DownloadServerID in its headers, so that the server does not
+// enter it into the game. The server sends proto.SvcDownload blocks:
+// block 0 the header (name, size, checksum), then the data in order; the
+// client acknowledges each block it takes with "nextdl N" and ignores a
+// block out of order (the server goes back to the first unacknowledged
+// block after a second without progress). With every byte in, the file
+// must parse and have the announced checksum; it is then written to the
+// map directory (a temporary file renamed), and "donedl" asks the server
+// for the gamestate again, which now finds the map.
+
+// Download limits of the client.
+const (
+	// DownloadStallTimeout ends a download that takes no new block for
+	// this long: a server that keeps the connection alive but sends
+	// nothing useful.
+	DownloadStallTimeout = 15 * time.Second
+	// DownloadMaxTime ends a download that has not finished after this
+	// long, whatever progress it makes.
+	DownloadMaxTime = 10 * time.Minute
+	// DefaultMaxDownloadSize is cl_maxDownloadSize's default: the
+	// largest map file there is.
+	DefaultMaxDownloadSize = proto.MaxDownloadSize
+)
+
+// DownloadStatus is the progress of a map download, for a progress bar.
+type DownloadStatus struct {
+	Name  string // the map
+	Got   int    // bytes received
+	Total int    // bytes of the file; 0 until the server's header arrives
+	// BytesPerSec is the average speed since the download started.
+	BytesPerSec int
+	// TimeLeft is the time the rest takes at that speed; -1 when unknown.
+	TimeLeft time.Duration
+	// Done: the file is in, checked and saved; the client waits for the
+	// gamestate.
+	Done bool
+}
+
+// download is the state of the map download in progress.
+type download struct {
+	name     string
+	checksum uint32 // the gamestate's
+	started  int32  // realtime
+	progress int32  // realtime of the last block taken
+	header   bool   // block 0 taken
+	size     int32
+	blocks   int32 // data blocks
+	next     int32 // the block expected next
+	data     []byte
+	ack      int32 // the block to acknowledge
+	ackDue   bool  // an acknowledgement has to go
+	done     bool  // saved; "donedl" sent
+}
+
+// Download returns the progress of the map download in progress, and
+// false when there is none.
+func (c *Client) Download() (DownloadStatus, bool) {
+	dl := c.conn.dl
+	if dl == nil || c.state < Connected {
+		return DownloadStatus{}, false
+	}
+	s := DownloadStatus{Name: dl.name, Got: len(dl.data), Total: int(dl.size), TimeLeft: -1, Done: dl.done}
+	if ms := c.realtime - dl.started; ms > 0 {
+		s.BytesPerSec = int(int64(s.Got) * 1000 / int64(ms))
+	}
+	if s.BytesPerSec > 0 && s.Total > 0 {
+		s.TimeLeft = time.Duration(s.Total-s.Got) * time.Second / time.Duration(s.BytesPerSec)
+	}
+	return s, true
+}
+
+// errDownload marks the errors that end a download, and the connection.
+var errDownload = errors.New("client: map download")
+
+// canDownload says why the map a gamestate names cannot be downloaded,
+// or "" if it can.
+func (c *Client) cannotDownload(name string) string {
+	switch {
+	case c.playback:
+		return "playing a demo"
+	case c.cfg.NoDownload:
+		return "downloads are off (cl_allowDownload 0)"
+	case c.cfg.MapDir == "":
+		return "no map directory to download into"
+	}
+	if err := arenas.CheckName(name); err != nil {
+		return "the server names a map that is not a plain file name: " + strconv.Quote(name)
+	}
+	return ""
+}
+
+// startDownload asks the server for map name, whose checksum the
+// gamestate announced.
+func (c *Client) startDownload(name string, checksum uint32) error {
+	c.conn.dl = &download{name: name, checksum: checksum, started: c.realtime, progress: c.realtime}
+	if err := c.AddReliableCommand("download " + cmdargs.Quote(name)); err != nil {
+		return fmt.Errorf("%w: asking for %s: %w", errDownload, name, err)
+	}
+	c.logf("downloading map %s from the server", name)
+	return nil
+}
+
+// downloadBlock takes one SvcDownload block (CL_ParseDownload). A block
+// that breaks the rules ends the connection; a duplicate is acknowledged
+// again; one out of order is ignored (the server goes back to the first
+// block not acknowledged).
+func (c *Client) downloadBlock(d *proto.Download) error {
+	dl := c.conn.dl
+	if dl == nil || dl.done {
+		c.stats.DownloadBlocksIgnored++ // not asked for, or late
+		return nil
+	}
+	if d.Block == 0 {
+		if dl.header {
+			if d.Name != dl.name || d.Size != dl.size || d.Checksum != dl.checksum {
+				return fmt.Errorf("%w: the server changed the header of %s", errDownload, dl.name)
+			}
+			c.stats.DownloadBlocksIgnored++
+			c.ackDownload(dl.next - 1)
+			return nil
+		}
+		switch {
+		case d.Name != dl.name:
+			return fmt.Errorf("%w: asked for map %s, the server sends %s", errDownload, dl.name, strconv.Quote(d.Name))
+		case int(d.Size) > c.cfg.MaxDownloadSize:
+			return fmt.Errorf("%w: map %s is %d bytes, more than cl_maxDownloadSize %d", errDownload, dl.name, d.Size, c.cfg.MaxDownloadSize)
+		case d.Checksum != dl.checksum:
+			return fmt.Errorf("%w: the server sends map %s with checksum %d, its gamestate announced %d", errDownload, dl.name, d.Checksum, dl.checksum)
+		}
+		dl.header, dl.size, dl.blocks, dl.next = true, d.Size, proto.DownloadBlocks(d.Size), 1
+		dl.data = make([]byte, 0, d.Size)
+		dl.progress = c.realtime
+		c.ackDownload(0)
+		return nil
+	}
+	switch {
+	case !dl.header || d.Block > dl.next:
+		c.stats.DownloadBlocksIgnored++ // out of order: an earlier block was lost
+		return nil
+	case d.Block > dl.blocks:
+		return fmt.Errorf("%w: block %d of map %s, which has %d", errDownload, d.Block, dl.name, dl.blocks)
+	case d.Block < dl.next:
+		c.stats.DownloadBlocksIgnored++ // sent again before our acknowledgement arrived
+		c.ackDownload(dl.next - 1)
+		return nil
+	}
+	want := proto.DownloadBlockSize
+	if d.Block == dl.blocks {
+		want = int(dl.size) - int(dl.blocks-1)*proto.DownloadBlockSize
+	}
+	if len(d.Data) != want {
+		return fmt.Errorf("%w: block %d of map %s holds %d bytes, not %d", errDownload, d.Block, dl.name, len(d.Data), want)
+	}
+	dl.data = append(dl.data, d.Data...)
+	dl.next++
+	dl.progress = c.realtime
+	c.stats.DownloadBlocks++
+	c.ackDownload(d.Block)
+	if d.Block == dl.blocks {
+		return c.finishDownload(dl)
+	}
+	return nil
+}
+
+// ackDownload notes that block n is to be acknowledged.
+func (c *Client) ackDownload(n int32) {
+	c.conn.dl.ack, c.conn.dl.ackDue = n, true
+}
+
+// finishDownload checks the file received, saves it and asks the server
+// for the gamestate again.
+func (c *Client) finishDownload(dl *download) error {
+	m, err := tilemap.Parse(dl.name+".map", dl.data)
+	if err != nil {
+		return fmt.Errorf("%w: map %s from the server does not load: %w", errDownload, dl.name, err)
+	}
+	if m.Checksum != dl.checksum {
+		return fmt.Errorf("%w: map %s from the server has checksum %d, not the %d announced", errDownload, dl.name, m.Checksum, dl.checksum)
+	}
+	if err := saveMap(c.cfg.MapDir, dl.name, dl.data); err != nil {
+		return fmt.Errorf("%w: saving map %s: %w", errDownload, dl.name, err)
+	}
+	c.maps[dl.name] = m
+	dl.done = true
+	dl.ackDue = false
+	secs := float64(c.realtime-dl.started) / 1000
+	c.logf("map %s downloaded: %d bytes in %.1f s, saved in %s", dl.name, len(dl.data), secs, c.cfg.MapDir)
+	if err := c.AddReliableCommand("donedl"); err != nil {
+		return fmt.Errorf("%w: %w", errDownload, err)
+	}
+	return nil
+}
+
+// downloadFrame sends the acknowledgement due and ends a download that
+// stalls or takes too long; it runs every frame before the packet goes.
+func (c *Client) downloadFrame() {
+	dl := c.conn.dl
+	if dl == nil || c.state != Connected || dl.done {
+		return
+	}
+	switch {
+	case time.Duration(c.realtime-dl.progress)*time.Millisecond > DownloadStallTimeout:
+		c.drop(DropError, fmt.Sprintf("map download: no progress on %s for %v (%d of %d bytes)",
+			dl.name, DownloadStallTimeout, len(dl.data), dl.size))
+		return
+	case time.Duration(c.realtime-dl.started)*time.Millisecond > DownloadMaxTime:
+		c.drop(DropError, fmt.Sprintf("map download: %s not finished after %v (%d of %d bytes)",
+			dl.name, DownloadMaxTime, len(dl.data), dl.size))
+		return
+	}
+	if dl.ackDue && c.AddReliableCommand("nextdl "+strconv.Itoa(int(dl.ack))) == nil {
+		dl.ackDue = false
+	}
+}
+
+// downloadServerID returns the server id the client's headers carry.
+func (c *Client) headerServerID() int32 {
+	if c.conn.dl != nil && c.state == Connected {
+		return proto.DownloadServerID(c.active.serverID)
+	}
+	return c.active.serverID
+}
+
+// saveMap writes dir/name.map atomically: a temporary file in dir,
+// renamed over the name once complete. Everything goes through an
+// os.Root on dir, so nothing is written outside it.
+func saveMap(dir, name string, data []byte) error {
+	if err := arenas.CheckName(name); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	var rnd [6]byte
+	_, _ = crand.Read(rnd[:])
+	tmp := "." + name + ".map." + hex.EncodeToString(rnd[:]) + ".tmp"
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name+".map")
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+	}
+	return err
+}
+
+// isMissing reports whether err says a map file does not exist.
+func isMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
