@@ -23,6 +23,7 @@ const (
 	KeyEnter
 	KeyBack // Escape
 	KeyBackspace
+	KeyTab // the browser page's next tab
 )
 
 // Kind is what an item does and how it is drawn.
@@ -48,6 +49,7 @@ const (
 	PageJoin
 	PageSettings
 	PageKeys
+	PageBrowser // the server browser ("Find servers")
 	numPages
 )
 
@@ -112,6 +114,9 @@ type Config struct {
 	Actions []Action
 	// BotNames name the bots Start adds; nil means DefaultBotNames.
 	BotNames []string
+	// Browser is the server browser the "Find servers" page shows (a
+	// *browser.Browser the program drives); nil hides that page.
+	Browser Browser
 }
 
 // Model is the menu's state. The zero value is not usable: call New.
@@ -134,6 +139,8 @@ type Model struct {
 	view    View
 	rows    []int // entry index of each View item
 	laidOut bool
+
+	br browserState
 }
 
 // page is one screen of entries.
@@ -170,6 +177,7 @@ type entry struct {
 	maxLen         int      // KindText: most bytes
 	command        string   // KindKey
 	run            func(*Model)
+	needsBrowser   bool // shown only with a Config.Browser
 
 	keyBuf []byte // KindKey: the keys, joined
 	keyStr string // keyBuf as last shown
@@ -208,12 +216,14 @@ func New(t *console.Table, cfg Config) *Model {
 
 	m.pages[PageMain] = page{title: "TREMOR", entries: []entry{
 		{label: "Play locally", run: push(PagePlay)},
+		{label: "Find servers", run: (*Model).openBrowser, needsBrowser: true},
 		{label: "Join", run: push(PageJoin)},
 		{label: "Settings", run: push(PageSettings)},
 		{label: "Quit", run: appender("quit")},
 	}}
 	m.pages[PageInGame] = page{title: "TREMOR", entries: []entry{
 		{label: "Resume", run: (*Model).Close},
+		{label: "Find servers", run: (*Model).openBrowser, needsBrowser: true},
 		{label: "Settings", run: push(PageSettings)},
 		{label: "Leave match", run: (*Model).leave},
 		{label: "Quit", run: appender("quit")},
@@ -228,6 +238,7 @@ func New(t *console.Table, cfg Config) *Model {
 	m.pages[PageJoin] = page{title: "JOIN", entries: []entry{
 		{label: "Address", kind: KindText, str: &m.addr, maxLen: maxAddrLen, refuse: "\"\\; ", run: (*Model).connect},
 		{label: "Connect", run: (*Model).connect},
+		{label: "Add to favourites", run: (*Model).addTypedFavorite, needsBrowser: true},
 		back,
 	}}
 	m.pages[PageSettings] = page{title: "SETTINGS", entries: []entry{
@@ -250,6 +261,9 @@ func New(t *console.Table, cfg Config) *Model {
 		keys = append(keys, entry{label: a.Label, kind: KindKey, command: a.Command})
 	}
 	m.pages[PageKeys] = page{title: "KEYS", entries: append(keys, back)}
+	// The browser page lays itself out (browser.go); its one entry is
+	// never shown.
+	m.pages[PageBrowser] = page{title: "FIND SERVERS", entries: []entry{back}}
 	m.stack[0] = PageMain
 	return m
 }
@@ -271,6 +285,18 @@ func (m *Model) Open() {
 // OpenMain opens the menu at the main menu, even during a match (the
 // client's first screen over a match running in the background).
 func (m *Model) OpenMain() { m.openAt(PageMain) }
+
+// OpenMainWithMessage opens the main menu showing text in its message
+// line: why the player is back there (a disconnect, a failed connect, a
+// kick). The message stays until the next key or click.
+func (m *Model) OpenMainWithMessage(text string) {
+	m.openAt(PageMain)
+	m.msg = text
+}
+
+// SetMessage shows text in the message line of the page shown, until the
+// next key or click.
+func (m *Model) SetMessage(text string) { m.msg = text }
 
 func (m *Model) openAt(id PageID) {
 	m.commitEdit()
@@ -325,6 +351,11 @@ func (m *Model) Press(k Key, name string) bool {
 		}
 		return false
 	}
+	if m.Page() == PageBrowser {
+		m.msg = ""
+		m.browserPress(k)
+		return true
+	}
 	m.refresh()
 	e := m.selected()
 	if m.capturing {
@@ -370,6 +401,11 @@ func (m *Model) Type(r rune) {
 	if !m.open || m.capturing {
 		return
 	}
+	if m.Page() == PageBrowser {
+		m.msg = ""
+		m.browserType(r)
+		return
+	}
 	m.refresh()
 	e := m.selected()
 	if e.kind != KindText {
@@ -390,7 +426,7 @@ func (m *Model) Type(r rune) {
 
 // MouseMove selects the item under the cursor, if any.
 func (m *Model) MouseMove(x, y int) {
-	if !m.open || m.capturing {
+	if !m.open || m.capturing || m.Page() == PageBrowser {
 		return
 	}
 	if i := m.HitTest(x, y); i >= 0 {
@@ -405,6 +441,13 @@ func (m *Model) MouseMove(x, y int) {
 // ignored: the program forwards them as Press(KeyNone, "MOUSE1").
 func (m *Model) Click(x, y int) {
 	if !m.open || m.capturing {
+		return
+	}
+	if m.Page() == PageBrowser {
+		if m.laidOut {
+			m.msg = ""
+			m.browserClick(x, y)
+		}
 		return
 	}
 	i := m.HitTest(x, y)
@@ -452,6 +495,9 @@ func (m *Model) selected() *entry {
 
 // available reports whether e's cvar, if it has one, exists.
 func (m *Model) available(e *entry) bool {
+	if e.needsBrowser && m.cfg.Browser == nil {
+		return false
+	}
 	if e.cvar == "" {
 		return true
 	}
@@ -791,6 +837,12 @@ func (m *Model) connect() {
 		m.msg = "type the server's address first"
 		return
 	}
+	m.connectTo(addr)
+}
+
+// connectTo queues "connect ADDR", remembers ADDR in cl_lastServer and
+// closes the menu.
+func (m *Model) connectTo(addr string) {
 	tok, ok := token(addr)
 	if !ok {
 		m.msg = "bad address"
@@ -801,6 +853,22 @@ func (m *Model) connect() {
 	}
 	m.t.Append("connect " + tok)
 	m.Close()
+}
+
+// addTypedFavorite adds the address typed on the join page to the
+// favourites.
+func (m *Model) addTypedFavorite() {
+	m.commitEdit()
+	addr := strings.TrimSpace(m.addr)
+	if addr == "" {
+		m.msg = "type the server's address first"
+		return
+	}
+	if err := m.cfg.Browser.AddFavorite(addr); err != nil {
+		m.msg = err.Error()
+		return
+	}
+	m.msg = "added to favourites"
 }
 
 // leave disconnects from the match and shows the main menu.

@@ -63,6 +63,10 @@ type View struct {
 	MessageY  int // centre line of the message
 	Hint      string
 	HintY     int // centre line of the hint
+	// Browser is the server browser page's table, tabs and buttons, set
+	// only on that page (PageBrowser), whose Items are empty; nil on
+	// every other page. See BrowserView.
+	Browser *BrowserView
 }
 
 // Hints by the selected item's kind, and while capturing.
@@ -94,6 +98,11 @@ var hints = func() (h [KindKey + 1][3]string) {
 // except when the keys bound to an action change.
 func (m *Model) Layout(w, h int) *View {
 	v := &m.view
+	if m.Page() == PageBrowser {
+		m.laidOut = true
+		return m.layoutBrowser(w, h)
+	}
+	v.Browser = nil
 	v.Items = v.Items[:0]
 	m.rows = m.rows[:0]
 	m.laidOut = true
