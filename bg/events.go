@@ -28,6 +28,10 @@ const (
 	EvLavaBurn
 	EvPowerupQuad
 	EvStep // a step up, for camera smoothing; parm: height in px
+	// EvUnlagged: temp entity of a lag-compensated hit, at where the
+	// target was rewound to; Origin2 its present origin, OtherEntity the
+	// shooter, ClientNum the target, parm: how far back in ms.
+	EvUnlagged
 	NumEvents
 )
 

@@ -61,6 +61,7 @@ func (g *Arena) ClientConnect(n int, userinfo string, isBot bool) string {
 	cl.wantTeam = infostr.ValueForKey(userinfo, "team")
 	g.ps[n] = bg.PlayerState{ClientNum: int32(n)}
 	g.ps[n].Persistant[bg.PersKiller] = -1
+	g.forgetUnlag(n)
 	e := &g.ents[n]
 	*e = entity{inUse: true, kind: kindPlayer, classname: "player", owner: bg.EntityNumNone}
 	g.shared[n] = SharedEntity{}
@@ -137,6 +138,7 @@ func (g *Arena) ClientDisconnect(n int) {
 	g.ps[n] = bg.PlayerState{}
 	g.shared[n] = SharedEntity{}
 	g.ents[n] = entity{freeTime: g.lv.time}
+	g.forgetUnlag(n)
 	g.engine.SetConfigstring(bg.CSPlayers+n, "")
 }
 
@@ -228,6 +230,7 @@ func (g *Arena) ClientThink(n int, cmd *bg.UserCmd) {
 		ps.EFlags &^= bg.EFTalk
 	}
 
+	g.cmdTime = c.ServerTime // the time of the shooter's view (unlag.go)
 	pm := &g.pm
 	*pm = bg.Pmove{PS: ps, Cmd: c, World: g.m}
 	for {

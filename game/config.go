@@ -40,13 +40,25 @@ type Config struct {
 	// BotSkill is g_spSkill: the skill (1 to 5) of the bots
 	// bot_minplayers adds.
 	BotSkill int
+	// Unlagged is g_unlagged: a human's hitscan shots (gauntlet,
+	// machinegun, railgun) are traced against the other players where
+	// that client saw them, at its usercmd's time (lag compensation,
+	// unlag.go). Live.
+	Unlagged bool
+	// MaxUnlag is sv_maxUnlag, in milliseconds: the furthest back a
+	// shot is rewound; an older command is traced at the level time
+	// minus MaxUnlag. 0 rewinds nothing.
+	MaxUnlag int32
 }
 
 // DefaultConfig returns the settings a server starts with: free for all,
 // fraglimit 20, timelimit 10, g_knockback 1000, g_forcerespawn 3,
-// g_spawnProtect 1000, bot_minplayers 0, g_spSkill 3.
+// g_spawnProtect 1000, bot_minplayers 0, g_spSkill 3, g_unlagged 1,
+// sv_maxUnlag 500.
 func DefaultConfig() Config {
 	return Config{
+		Unlagged:     true,
+		MaxUnlag:     DefaultMaxUnlag,
 		GameType:     bg.GTFFA,
 		FragLimit:    20,
 		TimeLimit:    10,

@@ -8,6 +8,7 @@ import "tremor/bg"
 // had produced the EvFireWeapon event.
 func (g *Arena) FireForTest(n int, weapon, aim int32) {
 	g.ps[n].Aim = aim & 0xffff
+	g.cmdTime = g.lv.time
 	g.fireWeapon(n, weapon, g.ps[n].Origin, g.lv.time)
 }
 

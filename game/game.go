@@ -50,6 +50,12 @@ type Arena struct {
 	botItems  []bot.ItemInfo
 	spawnDist []spawnCandidate
 	railHits  [bg.MaxClients]boxHit
+
+	// Lag compensation (unlag.go): the players' recent positions, and
+	// the boxes of the shot being traced.
+	unlag   unlagHistory
+	rw      rewind
+	cmdTime int32 // ServerTime of the usercmd ClientThink runs
 }
 
 // level is the state of one match, cleared by Init (Quake III's
@@ -125,6 +131,7 @@ func (g *Arena) Init(levelTime int32, seed uint64, restart bool) {
 	items := g.lv.itemEnts[:0]
 	g.lv = level{time: levelTime, prevTime: levelTime, startTime: levelTime, itemEnts: items}
 	g.numEntities = bg.MaxClients
+	g.unlag.n, g.unlag.next = 0, 0
 	if g.nav == nil {
 		g.nav = bot.NewNav(g.m, nil)
 	}
@@ -195,6 +202,7 @@ func (g *Arena) RunFrame(levelTime int32) {
 			g.clientEndFrame(i)
 		}
 	}
+	g.recordFrame()
 	g.checkBotMinPlayers()
 	g.updateScores()
 	g.checkExitRules()

@@ -143,17 +143,21 @@ func (g *Arena) solidPlayer(client int) bool {
 }
 
 // trace casts a segment from a to b against the tiles and the boxes of
-// live players other than pass (grown by pad), and returns the first
+// live players other than pass (grown by pad; rewound during a
+// lag-compensated shot, see shotBox), and returns the first
 // thing it meets (Quake III's trap_Trace with MASK_SHOT).
 func (g *Arena) trace(a, b bg.Vec, pass int, pad int32) trace {
 	tr := traceTiles(g.m, a, b)
 	d := b.Sub(a)
 	best, bestClient := tr.frac, -1
 	for c := 0; c < bg.MaxClients; c++ {
-		if c == pass || !g.solidPlayer(c) {
+		if c == pass {
 			continue
 		}
-		mins, maxs := g.playerBox(c, pad)
+		mins, maxs, ok := g.shotBox(c, pad)
+		if !ok {
+			continue
+		}
 		if f, ok := segmentBox(a, d, mins, maxs); ok && f <= tr.frac && (bestClient < 0 || f < best) {
 			best, bestClient = f, c
 		}
@@ -178,10 +182,13 @@ func (g *Arena) traceThrough(a, b bg.Vec, pass int, hits []boxHit) (trace, []box
 	d := b.Sub(a)
 	hits = hits[:0]
 	for c := 0; c < bg.MaxClients; c++ {
-		if c == pass || !g.solidPlayer(c) {
+		if c == pass {
 			continue
 		}
-		mins, maxs := g.playerBox(c, 0)
+		mins, maxs, ok := g.shotBox(c, 0)
+		if !ok {
+			continue
+		}
 		if f, ok := segmentBox(a, d, mins, maxs); ok && f <= tr.frac {
 			// Insert in order of distance (stable for equal fractions).
 			j := len(hits)

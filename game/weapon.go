@@ -36,6 +36,10 @@ func (g *Arena) fireWeapon(n int, weapon int32, muzzle bg.Vec, t int32) {
 	g.log(LogEntry{Kind: LogShot, Client: n, Target: -1, Weapon: weapon})
 	w := &bg.Weapons[weapon]
 	aim := ps.Aim
+	if w.Range > 0 { // a hitscan: traced against what the shooter saw
+		g.startRewind(n, g.cmdTime)
+		defer g.endRewind()
+	}
 	switch weapon {
 	case bg.WPGauntlet:
 		g.fireGauntlet(n, muzzle, aim, w.Damage*factor)
@@ -59,6 +63,7 @@ func (g *Arena) fireGauntlet(n int, muzzle bg.Vec, aim, dmg int32) {
 	if !g.validClient(tr.ent) {
 		return
 	}
+	g.noteRewoundHit(n, tr.ent)
 	if t := g.tempEntity(tr.end, bg.EvGauntletHit); t >= 0 {
 		g.shared[t].S.OtherEntity = int32(n)
 		g.shared[t].S.EventParm = int32(tr.ent)
@@ -77,6 +82,7 @@ func (g *Arena) fireBullet(n int, muzzle bg.Vec, aim, dmg int32) {
 		return
 	}
 	if g.validClient(tr.ent) {
+		g.noteRewoundHit(n, tr.ent)
 		if t := g.tempEntity(tr.end, bg.EvBulletHitFlesh); t >= 0 {
 			s := &g.shared[t].S
 			s.EventParm = int32(tr.ent)
@@ -110,6 +116,7 @@ func (g *Arena) fireRail(n int, muzzle bg.Vec, aim, dmg int32) {
 	}
 	d := bg.Vec{X: dx, Y: dy}
 	for _, h := range hits {
+		g.noteRewoundHit(n, h.client)
 		p := bg.Vec{X: muzzle.X + int32(int64(dx)*h.frac/FracOne), Y: muzzle.Y + int32(int64(dy)*h.frac/FracOne)}
 		g.damage(h.client, n, n, d, p, dmg, 0, bg.MODRailgun)
 	}

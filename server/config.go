@@ -138,6 +138,8 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.Int32Var(&g.SpawnProtect, "g_spawnProtect", 1000, 0, 60000, r, "milliseconds a new life takes no damage")
 	v.IntVar(&g.BotMinPlayers, "bot_minplayers", 0, 0, bg.MaxClients, r, "bots fill the game up to this many players")
 	v.IntVar(&g.BotSkill, "g_spSkill", 3, 1, 5, a|r, "skill of the bots bot_minplayers adds")
+	v.BoolVar(&g.Unlagged, "g_unlagged", true, si|r, "lag compensation: hitscan shots see the targets where the shooter saw them")
+	v.Int32Var(&g.MaxUnlag, "sv_maxUnlag", game.DefaultMaxUnlag, 0, 1000, r, "most milliseconds a lag-compensated shot is rewound")
 }
 
 // DeclareCvars declares the server's cvars in t, unbound: a program that
