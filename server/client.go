@@ -131,6 +131,13 @@ type client struct {
 
 	frames [proto.PacketBackup]clientSnapshot
 
+	// Map download (download.go): the one in progress, whether the
+	// message being read has the downloading server id in its header,
+	// and whether a download ended with donedl since the last gamestate.
+	dl       *download
+	dlHeader bool
+	dlDone   bool
+
 	stats clientStats
 }
 
@@ -143,6 +150,8 @@ type clientStats struct {
 	userinfoChanges                                int
 	usercmds                                       int
 	usercmdsClamped                                int
+	downloads, downloadCommandsIgnored             int
+	downloadBytes                                  int64 // file bytes sent, resends included
 }
 
 // ClientInfo is a copy of one client slot's public state (for status,

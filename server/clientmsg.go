@@ -87,6 +87,19 @@ func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, e
 	}
 	c.reliableAcknowledge = max(c.reliableAcknowledge, h.ReliableAcknowledge)
 
+	// A primed client that lacks the map says so with the downloading
+	// id: its commands run (download, nextdl, donedl), but it stays out
+	// of the game. If the gamestate sent after its download was lost, it
+	// goes again.
+	c.dlHeader = s.sv != nil && c.state == StatePrimed && h.ServerID < 0 &&
+		proto.DownloadServerID(h.ServerID) == s.sv.serverID
+	if c.dlHeader {
+		if c.dlDone && c.messageAcknowledge > c.gamestateMessageNum {
+			s.sendGamestate(c)
+			return false, errStop
+		}
+		h.ServerID = s.sv.serverID
+	}
 	if s.sv == nil || h.ServerID != s.sv.serverID {
 		if c.state != StateActive && c.state >= StateConnected && s.sv != nil &&
 			c.messageAcknowledge > c.gamestateMessageNum {
@@ -104,7 +117,7 @@ func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, e
 	// gamestate: it enters the game before its commands run, so that a
 	// chat line sent across a map change reaches the game instead of
 	// being dropped as coming from a client not yet in it.
-	if c.state == StatePrimed {
+	if c.state == StatePrimed && !c.dlHeader {
 		s.enterWorld(c)
 	}
 	m.current = true
@@ -182,12 +195,17 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 		// change a UserinfoInterval reaches the game and the others.
 		c.pendingUserinfo, c.userinfoPending = s.args.Argv(1), true
 	}
-	if fp := s.cfg.FloodProtect; fp > 0 && !c.cmdBucket.Allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
+	// A download's acknowledgements come as fast as its blocks; they
+	// are bounded by the blocks sent (download.go), not flood control.
+	dlAck := name == "nextdl" && c.dl != nil
+	if fp := s.cfg.FloodProtect; fp > 0 && !dlAck && !c.cmdBucket.Allow(s.svs.now, int32(fp), max(1000/int32(fp), 1)) {
 		return s.flooded(c)
 	}
 	c.stats.commandsExecuted++
 	switch name {
 	case "userinfo", "":
+	case "download", "nextdl", "donedl", "stopdl":
+		s.downloadCommand(c, name)
 	default:
 		if c.state == StateActive {
 			s.sv.game.ClientCommand(c.num, &s.args)
@@ -291,6 +309,7 @@ func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
 // enterWorld puts a primed client in the game (SV_ClientEnterWorld).
 func (s *Server) enterWorld(c *client) {
 	c.state = StateActive
+	c.dl, c.dlDone = nil, false
 	c.deltaMessage = -1
 	c.lastUsercmd = bg.UserCmd{}
 	c.nextSnapshotTime = s.svs.time // a snapshot at the next frame

@@ -338,8 +338,10 @@ func (s *Server) infoResponse(from netip.AddrPort, text string) {
 		set("challenge", ch)
 	}
 	set("protocol", strconv.Itoa(proto.Version))
+	set("gamename", oob.GameName) // dpmaster lists a server under its game name
 	set("hostname", s.cfg.Hostname)
 	set("mapname", s.MapName())
+	set("mapchecksum", s.MapChecksum())
 	set("clients", strconv.Itoa(total))
 	set("g_humanplayers", strconv.Itoa(humans))
 	maxClients := s.cfg.MaxClients

@@ -43,6 +43,7 @@ func (s *Server) spawnServer(name string) error {
 	lv.game = game.New(s.engine, m, s.cfg.Game)
 	s.startMatch(false)
 	s.logf("map %s loaded (server id %d, %d clients max)", name, lv.serverID, maxClients)
+	s.heartbeatSoon()
 	return nil
 }
 
@@ -129,6 +130,7 @@ func (s *Server) serverInfo() string {
 	set("protocol", strconv.Itoa(proto.Version))
 	if s.sv != nil {
 		set("mapname", s.sv.name)
+		set("mapchecksum", s.MapChecksum())
 	}
 	return info
 }

@@ -46,6 +46,10 @@ func (s *Server) sendClientMessages() {
 		if c.bot || c.chan_ == nil || c.state < StatePrimed {
 			continue
 		}
+		if c.dl != nil && c.state == StatePrimed {
+			s.sendDownloadMessages(c) // instead of snapshots (download.go)
+			continue
+		}
 		if s.rateAllowsSnapshot(c) {
 			s.sendClientSnapshot(c)
 		}

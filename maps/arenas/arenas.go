@@ -8,6 +8,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -66,6 +67,39 @@ func LoadFrom(dir, name string) (*tilemap.Map, error) {
 
 // MaxNameLen is the longest map name.
 const MaxNameLen = 64
+
+// ReadFrom returns the bytes of the file LoadFrom(dir, name) parses:
+// dir/name.map if it exists, else the embedded arena. A file over
+// tilemap.MaxFileSize is an error.
+func ReadFrom(dir, name string) ([]byte, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		data, err := readFile(os.DirFS(dir), name+".map")
+		if !errors.Is(err, fs.ErrNotExist) {
+			return data, err
+		}
+	}
+	return readFile(files, name+".map")
+}
+
+// readFile reads file from fsys, refusing one over tilemap.MaxFileSize.
+func readFile(fsys fs.FS, file string) ([]byte, error) {
+	f, err := fsys.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("arenas: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, tilemap.MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("arenas: %s: %w", file, err)
+	}
+	if len(data) > tilemap.MaxFileSize {
+		return nil, fmt.Errorf("arenas: %s is larger than %d bytes", file, tilemap.MaxFileSize)
+	}
+	return data, nil
+}
 
 // CheckName accepts only a plain file name of at most MaxNameLen bytes
 // (no '/', '\\', ':', '"', control character or leading '.'), so that a

@@ -73,49 +73,58 @@ func TestShippedArenas(t *testing.T) {
 					t.Errorf("no %s", c)
 				}
 			}
-			for _, p := range m.Spawns {
-				if f := m.At(p.X, p.Y+1); p.Y+1 >= m.Height || (f != tilemap.Solid && f != tilemap.Platform) {
-					t.Errorf("spawn %v has no floor below", p)
-				}
-				if m.At(p.X, p.Y-1) != tilemap.Empty {
-					t.Errorf("spawn %v has no headroom", p)
-				}
-			}
-			for _, tp := range m.Teleporters {
-				d := tp.Dest
-				if m.At(d.X, d.Y) != tilemap.Empty || m.At(d.X, d.Y-1) != tilemap.Empty {
-					t.Errorf("teleporter %d destination %v is not two empty tiles", tp.Channel, d)
-				}
-				floor := false
-				for y := d.Y + 1; y < m.Height; y++ {
-					if f := m.At(d.X, y); f == tilemap.Solid || f == tilemap.Platform {
-						floor = true
-						break
-					}
-				}
-				if !floor {
-					t.Errorf("teleporter %d destination %v has no floor below it", tp.Channel, d)
-				}
-			}
-			// Headroom: above every floor surface, three tiles a player can
-			// walk into.
-			for y := 0; y < m.Height; y++ {
-				for x := 0; x < m.Width; x++ {
-					if f := m.At(x, y); (f != tilemap.Solid && f != tilemap.Platform) || m.At(x, y-1) != tilemap.Empty {
-						continue
-					}
-					if m.At(x, y-2) != tilemap.Empty || m.At(x, y-3) != tilemap.Empty {
-						t.Errorf("floor at (%d,%d) has less than 3 tiles of headroom", x, y)
-					}
-				}
-			}
-			for _, g := range gravities {
-				r := newReach(m, newModel(g))
-				if p := r.problems(); len(p) > 0 {
-					t.Errorf("gravity %v px/s²: %d problems:\n%s\n%s", g, len(p), strings.Join(p, "\n"), r.dump())
-				}
-			}
+			checkPlayable(t, m)
 		})
+	}
+}
+
+// checkPlayable checks the design rules docs/maps.md lists on m: spawns
+// with floor and headroom, teleporter destinations one can stand in,
+// three tiles of headroom above every floor, and everything connected
+// under every gravity of gravities.
+func checkPlayable(t *testing.T, m *tilemap.Map) {
+	t.Helper()
+	for _, p := range m.Spawns {
+		if f := m.At(p.X, p.Y+1); p.Y+1 >= m.Height || (f != tilemap.Solid && f != tilemap.Platform) {
+			t.Errorf("spawn %v has no floor below", p)
+		}
+		if m.At(p.X, p.Y-1) != tilemap.Empty {
+			t.Errorf("spawn %v has no headroom", p)
+		}
+	}
+	for _, tp := range m.Teleporters {
+		d := tp.Dest
+		if m.At(d.X, d.Y) != tilemap.Empty || m.At(d.X, d.Y-1) != tilemap.Empty {
+			t.Errorf("teleporter %d destination %v is not two empty tiles", tp.Channel, d)
+		}
+		floor := false
+		for y := d.Y + 1; y < m.Height; y++ {
+			if f := m.At(d.X, y); f == tilemap.Solid || f == tilemap.Platform {
+				floor = true
+				break
+			}
+		}
+		if !floor {
+			t.Errorf("teleporter %d destination %v has no floor below it", tp.Channel, d)
+		}
+	}
+	// Headroom: above every floor surface, three tiles a player can
+	// walk into.
+	for y := 0; y < m.Height; y++ {
+		for x := 0; x < m.Width; x++ {
+			if f := m.At(x, y); (f != tilemap.Solid && f != tilemap.Platform) || m.At(x, y-1) != tilemap.Empty {
+				continue
+			}
+			if m.At(x, y-2) != tilemap.Empty || m.At(x, y-3) != tilemap.Empty {
+				t.Errorf("floor at (%d,%d) has less than 3 tiles of headroom", x, y)
+			}
+		}
+	}
+	for _, g := range gravities {
+		r := newReach(m, newModel(g))
+		if p := r.problems(); len(p) > 0 {
+			t.Errorf("gravity %v px/s²: %d problems:\n%s\n%s", g, len(p), strings.Join(p, "\n"), r.dump())
+		}
 	}
 }
 

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"strconv"
+
+	"tremor/bg/tilemap"
+	"tremor/common/proto"
+	"tremor/maps/arenas"
+	"tremor/net/msg"
+)
+
+// Map download, the server's side (docs/download.md; Quake III's
+// SV_BeginDownload_f, SV_NextDownload_f, SV_WriteDownloadToClient). A
+// client whose gamestate names a map it lacks sends "download NAME" in
+// messages whose header carries proto.DownloadServerID: it stays primed,
+// out of the game. Instead of snapshots it gets download messages: the
+// unacknowledged reliable commands and one proto.SvcDownload block each,
+// block 0 the header (name, size, checksum), blocks 1..N the file. At
+// most DownloadWindow blocks go past the last one the client
+// acknowledged ("nextdl N"); when the window is used up and a second
+// passes with no progress, sending starts again from the first block not
+// acknowledged (go-back-N; with a window of 1, stop-and-wait). The bytes
+// go at min(the client's rate, sv_dlRate) and never more than
+// MaxDownloads clients download at once. "donedl" ends the download and
+// the gamestate is sent again: the client now has the map.
+
+// Download limits of the server.
+const (
+	// DownloadWindow is how many blocks may be unacknowledged. With
+	// 1 KiB blocks and a 100 ms round trip, stop-and-wait (1) moves
+	// 10 KiB/s whatever the rate; 8 blocks move up to 80 KiB/s, enough
+	// for the default rates (docs/download.md).
+	DownloadWindow = 8
+	// DownloadResendMsec is how long the server waits, with the window
+	// used up and no acknowledgement moving it, before it sends again
+	// from the first unacknowledged block (Quake III: 1 s).
+	DownloadResendMsec = 1000
+	// MaxDownloads is the most clients downloading at once; a further
+	// request is refused, so that downloads cannot take the whole uplink.
+	MaxDownloads = 4
+	// DownloadStallMsec ends a download whose client acknowledges
+	// nothing new for this long, freeing its place.
+	DownloadStallMsec = 30_000
+)
+
+// download is one client's download in progress.
+type download struct {
+	serverID int32 // the level whose map it sends
+	name     string
+	file     []byte
+	checksum uint32
+	blocks   int32 // data blocks; block numbers run 0..blocks
+	acked    int32 // the client has every block below this one
+	xmit     int32 // the next block to send
+	sent     int32 // every block below this one has been sent
+	lastSend int32 // real time the last block went
+	progress int32 // real time acked last moved
+	credit   int   // bytes the rate allows now
+	creditAt int32 // real time credit was last topped up
+	done     bool  // every block acknowledged
+}
+
+// MapChecksum returns the checksum of the map being played, in decimal
+// (the map-checksum configstring's value), or "" with no map.
+func (s *Server) MapChecksum() string {
+	if s.sv == nil {
+		return ""
+	}
+	return strconv.FormatUint(uint64(s.sv.m.Checksum), 10)
+}
+
+// downloadCommand runs download, nextdl, donedl and stopdl from c. They
+// count only in a message whose header said the client is downloading
+// the current map, from a client primed but not in the game; otherwise
+// they are ignored.
+func (s *Server) downloadCommand(c *client, name string) {
+	if s.sv == nil || !c.dlHeader || c.state != StatePrimed {
+		c.stats.downloadCommandsIgnored++
+		return
+	}
+	switch name {
+	case "download":
+		s.beginDownload(c, s.args.Argv(1))
+	case "nextdl":
+		n, ok := atoiStrict(s.args.Argv(1))
+		if !ok || c.dl == nil || s.args.Argc() != 2 {
+			c.stats.downloadCommandsIgnored++
+			return
+		}
+		c.dl.ack(int32(min(n, proto.MaxDownloadBlocks+1)), s.svs.now)
+	case "stopdl":
+		c.dl = nil
+	case "donedl":
+		if c.dl == nil || !c.dl.done {
+			c.stats.downloadCommandsIgnored++
+			return
+		}
+		c.dl = nil
+		c.dlDone = true
+		s.sendGamestate(c)
+	}
+}
+
+// beginDownload starts sending c the current map, if it asked for that
+// map and the server allows it; a refusal drops c with the reason.
+func (s *Server) beginDownload(c *client, name string) {
+	lv := s.sv
+	if c.dl != nil {
+		return // one download per client: a resent request changes nothing
+	}
+	lack := "server has map " + lv.name + " which you lack; "
+	if name != lv.name {
+		s.dropClient(c, "asked to download map "+strconv.Quote(name)+"; the server runs "+lv.name)
+		return
+	}
+	if !s.cfg.AllowDownload {
+		s.dropClient(c, lack+"downloads disabled")
+		return
+	}
+	if s.downloads() >= MaxDownloads {
+		s.dropClient(c, lack+"too many downloads in progress, try again later")
+		return
+	}
+	file := s.mapFile()
+	if file == nil {
+		s.dropClient(c, lack+"the server cannot send it")
+		return
+	}
+	c.dl = &download{
+		serverID: lv.serverID, name: lv.name, file: file, checksum: lv.m.Checksum,
+		blocks:   proto.DownloadBlocks(int32(len(file))),
+		progress: s.svs.now, creditAt: s.svs.now,
+	}
+	c.dlDone = false
+	c.stats.downloads++
+	s.logf("client %d %s downloads map %s (%d bytes)", c.num, c.name, lv.name, len(file))
+}
+
+// mapFile returns the bytes of the current map's file, shared with the
+// other downloads of the level, or nil if the file on disk is no longer
+// the one loaded (its checksum changed) or too large.
+func (s *Server) mapFile() []byte {
+	lv := s.sv
+	for i := range s.svs.clients {
+		if dl := s.svs.clients[i].dl; dl != nil && dl.serverID == lv.serverID {
+			return dl.file
+		}
+	}
+	data, err := arenas.ReadFrom(s.cfg.MapDir, lv.name)
+	if err != nil || len(data) > proto.MaxDownloadSize {
+		s.logf("server: map %s cannot be downloaded: %v", lv.name, err)
+		return nil
+	}
+	m, err := tilemap.Parse(lv.name+".map", data)
+	if err != nil || m.Checksum != lv.m.Checksum {
+		s.logf("server: map %s changed on disk since it was loaded: not sent", lv.name)
+		return nil
+	}
+	return data
+}
+
+// downloads counts the downloads of the current level in progress.
+func (s *Server) downloads() int {
+	n := 0
+	for i := range s.svs.clients {
+		c := &s.svs.clients[i]
+		if c.dl != nil && c.state == StatePrimed && c.dl.serverID == s.sv.serverID && !c.dl.done {
+			n++
+		}
+	}
+	return n
+}
+
+// ack takes "nextdl n": the client has block n and every one before.
+// An acknowledgement of a block not sent yet is ignored.
+func (dl *download) ack(n int32, now int32) {
+	if n < dl.acked || n >= dl.sent {
+		return
+	}
+	if n+1 > dl.acked {
+		dl.acked = n + 1
+		dl.progress = now
+		dl.xmit = max(dl.xmit, dl.acked)
+	}
+	if dl.acked > dl.blocks {
+		dl.done = true
+	}
+}
+
+// nextBlock returns the block to send now, if the window allows one:
+// the next in order, or, with the window used up and DownloadResendMsec
+// passed since the last block went, the first unacknowledged one again.
+func (dl *download) nextBlock(now int32) (int32, bool) {
+	if dl.done {
+		return 0, false
+	}
+	if dl.xmit > dl.blocks || dl.xmit >= dl.acked+DownloadWindow {
+		if now-dl.lastSend < DownloadResendMsec {
+			return 0, false
+		}
+		dl.xmit = dl.acked // go back
+	}
+	b := dl.xmit
+	dl.xmit++
+	dl.sent = max(dl.sent, dl.xmit)
+	dl.lastSend = now
+	return b, true
+}
+
+// block returns SvcDownload block n.
+func (dl *download) block(n int32) proto.Download {
+	if n == 0 {
+		return proto.Download{Name: dl.name, Size: int32(len(dl.file)), Checksum: dl.checksum}
+	}
+	start := int(n-1) * proto.DownloadBlockSize
+	end := min(start+proto.DownloadBlockSize, len(dl.file))
+	return proto.Download{Block: n, Data: dl.file[start:end]}
+}
+
+// downloadRate returns the bytes per second c's download may use:
+// sv_dlRate, and no more than the client's rate.
+func (s *Server) downloadRate(c *client) int {
+	return max(min(s.clientRate(c), s.cfg.DownloadRate*1024), 1)
+}
+
+// sendDownloadMessages sends c, a client downloading, the blocks its
+// window and rate allow, one a message, and a message without a block
+// every NotActiveSnapshotMsec when none goes (its reliable commands and
+// acknowledgements must flow). It replaces the snapshots of a client not
+// in the game.
+func (s *Server) sendDownloadMessages(c *client) {
+	dl := c.dl
+	now := s.svs.now
+	if dl.serverID != s.sv.serverID {
+		c.dl = nil // a map change: the client gets the new gamestate
+		return
+	}
+	if !dl.done && now-dl.progress > DownloadStallMsec {
+		s.dropClient(c, "map download stalled")
+		return
+	}
+	rate := s.downloadRate(c)
+	burst := rate/10 + proto.DownloadBlockSize + HeaderRateBytes // 100 ms of rate, and a block
+	if now-dl.creditAt > 0 {
+		dl.credit = int(min(int64(dl.credit)+int64(now-dl.creditAt)*int64(rate)/1000, int64(burst)))
+	}
+	dl.creditAt = now
+	if c.chan_.HasUnsentFragments() {
+		return
+	}
+	sent := false
+	for dl.credit > 0 && c.state == StatePrimed && c.dl == dl {
+		n, ok := dl.nextBlock(now)
+		if !ok {
+			break
+		}
+		b := dl.block(n)
+		size, ok := s.sendDownloadMessage(c, &b)
+		if !ok {
+			return
+		}
+		dl.credit -= size + HeaderRateBytes
+		c.stats.downloadBytes += int64(len(b.Data))
+		sent = true
+	}
+	if sent {
+		c.nextSnapshotTime = s.svs.time + NotActiveSnapshotMsec
+		return
+	}
+	if s.svs.time-c.nextSnapshotTime >= 0 {
+		if size, ok := s.sendDownloadMessage(c, nil); ok {
+			dl.credit -= size + HeaderRateBytes
+		}
+		c.nextSnapshotTime = s.svs.time + NotActiveSnapshotMsec
+	}
+}
+
+// sendDownloadMessage sends c one message: its unacknowledged reliable
+// commands and block b (none if nil). It returns the message's size,
+// and false if c was dropped.
+func (s *Server) sendDownloadMessage(c *client, b *proto.Download) (int, bool) {
+	s.flushCommands(c)
+	if c.state != StatePrimed {
+		return 0, false
+	}
+	w := &s.w
+	w.Reset(s.msgBuf[:], msg.Huffman)
+	w.WriteLong(c.lastClientCommand)
+	s.writeServerCommands(c, w, len(s.msgBuf)-2*proto.DownloadBlockSize-64)
+	if b != nil {
+		proto.WriteDownload(w, b)
+	}
+	w.WriteUint8(proto.SvcEOF)
+	if w.Err() != nil {
+		s.dropClient(c, "server message overflow")
+		return 0, false
+	}
+	data := w.Bytes()
+	if !s.transmit(c, data, c.scrambleNext()) {
+		return 0, false
+	}
+	return len(data), true
+}
