@@ -119,6 +119,7 @@ type static struct {
 	rconLimit     srclimit.Limiter[netip.Addr] // rcon packets, per Source
 	refusalLimit  srclimit.Limiter[netip.Addr] // prints refusing a connect, per Source
 	rcon          rconGuard
+	heartbeats    heartbeats // the masters: their addresses, when the next heartbeat is due
 	rng           *rand.Rand
 	serverID      int32
 	snapFlagCount uint8 // toggles proto.SnapServerCount on every map and restart
@@ -450,6 +451,7 @@ func (s *Server) setNow(now int32) {
 func (s *Server) Frame(now int32) {
 	s.setNow(now)
 	s.runQueue()
+	s.masterHeartbeat()
 	elapsed := now - s.svs.lastFrameNow
 	s.svs.lastFrameNow = now
 	if s.sv == nil {
@@ -540,10 +542,11 @@ func (s *Server) clientByAddr(addr netip.AddrPort, qport uint16) *client {
 // through Do while Run runs.
 func (s *Server) Stats() Stats { return s.svs.stats }
 
-// Shutdown drops every client with reason, sending each its disconnect
-// message, and shuts the game down. The server can load a map again
-// afterwards.
+// Shutdown sends the masters a final heartbeat, drops every client with
+// reason, sending each its disconnect message, and shuts the game down.
+// The server can load a map again afterwards.
 func (s *Server) Shutdown(reason string) {
+	s.finalHeartbeat()
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
 		if c.connected() {
