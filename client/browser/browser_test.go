@@ -581,3 +581,26 @@ func TestIdleFrameAllocs(t *testing.T) {
 		t.Errorf("an idle Frame allocates %v times", n)
 	}
 }
+
+// Removing a favourite while the others' pings wait for the pacer keeps
+// them queued.
+func TestRemoveFavoriteKeepsQueue(t *testing.T) {
+	r := newRig(t, Config{PacketsPerSecond: 5})
+	for i := range 8 {
+		r.b.AddFavorite(fmt.Sprintf("10.0.0.%d", i+1))
+	}
+	r.frame() // 5 sent, 3 queued
+	r.b.RemoveFavorite("10.0.0.1")
+	for range 300 {
+		r.clk.advance(10 * time.Millisecond)
+		r.frame()
+	}
+	for _, e := range r.b.Entries(Favorites) {
+		if e.State != TimedOut {
+			t.Errorf("%s: %v, want timed out (pinged and unanswered)", e.Label, e.State)
+		}
+	}
+	if r.b.Refreshing(Favorites) {
+		t.Error("still refreshing")
+	}
+}

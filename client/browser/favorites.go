@@ -162,6 +162,12 @@ func (b *Browser) rebuildFavorites() {
 			}
 		}
 	}
+	// Pings that were queued in the old list are queued again.
+	for i := range l.entries {
+		if l.entries[i].State == Pending && l.queries[i].sent.IsZero() {
+			b.requeue(Favorites, i)
+		}
+	}
 	b.resolveAll(jobs, DefaultLANPort)
 	b.changed()
 }

@@ -168,9 +168,14 @@ func (m *Model) SelectedServer() string {
 	return ""
 }
 
-// openBrowser shows the browser page, refreshing its tab if it never was.
+// openBrowser shows the browser page, refreshing its tab if it never
+// was, and the LAN tab each time (servers on a LAN come and go, and its
+// refresh is a dozen packets).
 func (m *Model) openBrowser() {
 	m.push(PageBrowser)
+	if b := m.cfg.Browser; b != nil && m.br.tab == browser.LAN && b.Refreshed(browser.LAN) {
+		b.Refresh(browser.LAN)
+	}
 	m.showTab(m.br.tab)
 }
 
