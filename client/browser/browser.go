@@ -233,6 +233,8 @@ type Browser struct {
 	pkt       []byte
 	buf       []byte
 	sent      int
+
+	noLoopback bool // tests: LAN queries go to broadcast and multicast only
 }
 
 // Open opens the browser's sockets, an IPv4 one and, if the machine has

@@ -118,7 +118,7 @@ func (b *Browser) startLAN(now time.Time) {
 	}
 	for p := range b.cfg.LANPorts {
 		port := uint16(b.cfg.LANPort + p)
-		if b.conn4 != nil {
+		if b.conn4 != nil && !b.noLoopback {
 			add(target{addr: netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)})
 		}
 		for _, bc := range dests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/netip"
 	"testing"
 	"time"
@@ -153,4 +154,118 @@ func matchAll(es []Entry, want map[uint16]Entry) bool {
 		}
 	}
 	return true
+}
+
+// multicastInterface returns the machine's one up, multicast-capable,
+// non-loopback interface with an IPv6 address, or nil.
+func multicastInterface() *net.Interface {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var found []net.Interface
+	for _, ifi := range ifs {
+		if ifi.Flags&net.FlagUp == 0 || ifi.Flags&net.FlagMulticast == 0 || ifi.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, _ := ifi.Addrs()
+		for _, a := range addrs {
+			if in, ok := a.(*net.IPNet); ok && in.IP.To4() == nil {
+				found = append(found, ifi)
+				break
+			}
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return &found[0]
+}
+
+// TestLANMulticast6 runs a server on an IPv6 socket that joined ioquake3's
+// group, as ioquake3's servers do, and finds it with the browser's IPv6
+// query alone (no IPv4 socket, so no broadcast and no 127.0.0.1).
+func TestLANMulticast6(t *testing.T) {
+	ifi := multicastInterface()
+	if ifi == nil {
+		t.Skip("no single multicast interface with IPv6 to test on")
+	}
+	var sc *net.UDPConn
+	var port int
+	for range 20 {
+		port = 20000 + rand.IntN(40000)
+		c, err := net.ListenMulticastUDP("udp6", ifi, &net.UDPAddr{IP: net.IP(Multicast6.AsSlice()), Port: port})
+		if err == nil {
+			sc = c
+			break
+		}
+	}
+	if sc == nil {
+		t.Skip("cannot join the IPv6 group here")
+	}
+	startServer(t, &udpConn{c: sc}, "Six", arenas.Names()[0], 6, 1)
+	c6, err := listen("udp6", "[::]:0")
+	if err != nil {
+		t.Skip("no IPv6 socket:", err)
+	}
+	b := New(Config{LANPort: port, LANPorts: 1}, nil, c6)
+	defer b.Close()
+	b.Refresh(LAN)
+	start := time.Now()
+	for time.Since(start) < 10*time.Second && len(b.Entries(LAN)) == 0 {
+		b.Frame(time.Now())
+		if !b.Refreshing(LAN) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	es := b.Entries(LAN)
+	if len(es) != 1 || es[0].HostName != "Six" || !es[0].Addr.Addr().Is6() || es[0].Bots != 1 || es[0].Max != 6 {
+		t.Fatalf("LAN list %+v, want the server found over IPv6", es)
+	}
+	t.Logf("found %s (%q) over IPv6 multicast after %v, ping %d ms", es[0].Addr, es[0].HostName, time.Since(start), es[0].Ping)
+}
+
+// TestLANBroadcast finds a server listening on every address through
+// the broadcast query alone (no 127.0.0.1 query, no IPv6 socket): its
+// answer comes from this machine's address on the broadcast's network.
+func TestLANBroadcast(t *testing.T) {
+	bcs := BroadcastAddrs()
+	if len(bcs) == 0 {
+		t.Skip("no interface with a broadcast address")
+	}
+	var sc netchan.Conn
+	var port int
+	for range 20 {
+		port = 20000 + rand.IntN(40000)
+		if c, err := netchan.ListenUDP(fmt.Sprintf(":%d", port)); err == nil {
+			sc = c
+			break
+		}
+	}
+	if sc == nil {
+		t.Fatal("no free port")
+	}
+	startServer(t, sc, "Broad", arenas.Names()[0], 4, 2)
+	c4, err := listen("udp4", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(Config{LANPort: port, LANPorts: 1}, c4, nil)
+	b.noLoopback = true
+	defer b.Close()
+	b.Refresh(LAN)
+	start := time.Now()
+	for time.Since(start) < 10*time.Second && len(b.Entries(LAN)) == 0 {
+		b.Frame(time.Now())
+		if !b.Refreshing(LAN) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	es := b.Entries(LAN)
+	if len(es) != 1 || es[0].HostName != "Broad" || es[0].Bots != 2 || es[0].Max != 4 || es[0].Addr.Addr().IsLoopback() {
+		t.Fatalf("LAN list %+v (broadcast to %v), want the server found by broadcast", es, bcs)
+	}
+	t.Logf("found %s (%q) by broadcast to %v after %v, ping %d ms", es[0].Addr, es[0].HostName, bcs, time.Since(start), es[0].Ping)
 }
