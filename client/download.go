@@ -203,7 +203,6 @@ func (c *Client) finishDownload(dl *download) error {
 	}
 	c.maps[dl.name] = m
 	dl.done = true
-	dl.ackDue = false
 	secs := float64(c.realtime-dl.started) / 1000
 	c.logf("map %s downloaded: %d bytes in %.1f s, saved in %s", dl.name, len(dl.data), secs, c.cfg.MapDir)
 	if err := c.AddReliableCommand("donedl"); err != nil {
@@ -216,7 +215,13 @@ func (c *Client) finishDownload(dl *download) error {
 // stalls or takes too long; it runs every frame before the packet goes.
 func (c *Client) downloadFrame() {
 	dl := c.conn.dl
-	if dl == nil || c.state != Connected || dl.done {
+	if dl == nil || c.state != Connected {
+		return
+	}
+	if dl.ackDue && c.AddReliableCommand("nextdl "+strconv.Itoa(int(dl.ack))) == nil {
+		dl.ackDue = false
+	}
+	if dl.done {
 		return
 	}
 	switch {
@@ -227,10 +232,6 @@ func (c *Client) downloadFrame() {
 	case time.Duration(c.realtime-dl.started)*time.Millisecond > DownloadMaxTime:
 		c.drop(DropError, fmt.Sprintf("map download: %s not finished after %v (%d of %d bytes)",
 			dl.name, DownloadMaxTime, len(dl.data), dl.size))
-		return
-	}
-	if dl.ackDue && c.AddReliableCommand("nextdl "+strconv.Itoa(int(dl.ack))) == nil {
-		dl.ackDue = false
 	}
 }
 

@@ -91,7 +91,9 @@ func (s *Server) downloadCommand(c *client, name string) {
 	case "stopdl":
 		c.dl = nil
 	case "donedl":
-		if c.dl == nil || !c.dl.done {
+		// The client has checked and saved the file: whether its last
+		// acknowledgement arrived or not, the gamestate goes again.
+		if c.dl == nil {
 			c.stats.downloadCommandsIgnored++
 			return
 		}

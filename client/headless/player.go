@@ -18,11 +18,13 @@ import (
 // player is one headless client: the engine (which runs the cgame), the
 // bot that plays it, chat and counters.
 type player struct {
-	r    *Runner
-	i    int
-	name string
-	c    *client.Client
-	bot  botDriver // the bot's input (bot.go)
+	r      *Runner
+	i      int
+	name   string
+	c      *client.Client
+	bot    botDriver     // the bot's input (bot.go)
+	dlLast time.Duration // when the last download progress line was printed
+	dlDone bool          // the download's last line was printed
 
 	liveSeen uint64
 	settled  bool
@@ -88,6 +90,7 @@ func (p *player) run(ctx context.Context) {
 		p.applyLive()
 		now := r.now()
 		p.c.Frame(now, p.bot.input(p))
+		p.downloadProgress(now)
 		p.record()
 		p.cgStats.follow(p.c)
 		p.chat(now)
@@ -102,6 +105,25 @@ func (p *player) run(ctx context.Context) {
 		}
 	}
 	p.finish()
+}
+
+// downloadProgress prints a line about the map download in progress
+// every second, and one when it is done.
+func (p *player) downloadProgress(now time.Duration) {
+	s, ok := p.c.Download()
+	if !ok || s.Done && p.dlDone || !s.Done && p.dlLast != 0 && now-p.dlLast < time.Second {
+		return
+	}
+	p.dlLast, p.dlDone = now, s.Done
+	if s.Done {
+		p.logf("download %s: done, %d bytes", s.Name, s.Got)
+		return
+	}
+	left := "?"
+	if s.TimeLeft >= 0 {
+		left = s.TimeLeft.Round(100 * time.Millisecond).String()
+	}
+	p.logf("download %s: %d of %d bytes, %d B/s, %s left", s.Name, s.Got, s.Total, s.BytesPerSec, left)
 }
 
 // record starts the client's demo once it is in a level (Config.Record).
