@@ -182,8 +182,11 @@ type CGame struct {
 	CenterPrint Line  // the last cp, with the real time it arrived
 	Scores      Scores
 	Obituaries  Obituaries
-	Stats       Stats
-	Lagometer   lagometer.Lagometer
+	// Unlagged holds the local player's latest hits decided with lag
+	// compensation (unlag.go).
+	Unlagged  UnlaggedHits
+	Stats     Stats
+	Lagometer lagometer.Lagometer
 
 	ents      []CEntity // MaxGEntities, by entity number
 	slots     [3]snapSlot

@@ -93,6 +93,9 @@ func (g *CGame) fire(ev, parm, entity int32, origin Point, src EventSource, es *
 		if ev == bg.EvObituary {
 			g.Obituaries.add(Obituary{Victim: es.ClientNum, Killer: es.OtherEntity, MOD: parm, Time: g.Time})
 		}
+		if ev == bg.EvUnlagged {
+			g.noteUnlagged(es)
+		}
 	}
 	g.Events = append(g.Events, e)
 	g.Stats.EventsFired++

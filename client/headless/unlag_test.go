@@ -257,6 +257,7 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool) unla
 	})
 
 	var right bool // the target's direction
+	seen := 0      // the shooter's cgame's Unlagged.Total at its last frame
 	for now := int32(0); now <= unlagEnd; now++ {
 		n.mu.Lock()
 		n.now = now
@@ -302,15 +303,17 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool) unla
 				cmd = targetInput(c, &right, now)
 			}
 			c.Frame(time.Duration(now)*time.Millisecond, cmd)
-			if i == 0 && now >= unlagFireFrom {
-				if cg := c.CGame(); cg != nil {
-					for _, ev := range cg.Events {
-						if ev.Event == bg.EvUnlagged && int(ev.State.OtherEntity) == shooter {
-							res.rewinds++
-							res.rewindSum += int64(ev.Parm)
-						}
+			if cg := c.CGame(); i == 0 && cg != nil {
+				// The rewound hits the shooter's cgame kept for
+				// cg_showUnlagged since its last frame.
+				u := &cg.Unlagged
+				for k := max(u.Len()-(u.Total-seen), 0); k < u.Len(); k++ {
+					if now >= unlagFireFrom {
+						res.rewinds++
+						res.rewindSum += int64(u.At(k).Msec)
 					}
 				}
+				seen = u.Total
 			}
 		}
 	}
