@@ -60,9 +60,9 @@ func server(addr, name, mapName string, humans, bots, maxc, ping int) browser.En
 }
 
 var lanServers = []browser.Entry{
-	server("10.0.0.1:27960", "Bravo", "arena2", 2, 0, 8, 40),
-	server("10.0.0.2:27960", "alpha", "arena1", 0, 3, 8, 10),
-	server("10.0.0.3:27961", "Charlie", "duel1", 8, 0, 8, 25),
+	server("10.0.0.1:27960", "Bravo", "arena2", 2, 0, 8, 5),
+	server("10.0.0.2:27960", "alpha", "duel1", 0, 3, 8, 10),
+	server("10.0.0.3:27961", "Charlie", "arena1", 1, 0, 1, 25),
 }
 
 func newBrowserRig(tb testing.TB) (*rig, *fakeBrowser) {
@@ -138,10 +138,11 @@ func TestBrowserKeys(t *testing.T) {
 		{"down", []Key{KeyDown}, "", "Bravo", []string{"alpha", "Bravo", "Charlie"}, browser.LAN},
 		{"down stops at end", []Key{KeyDown, KeyDown, KeyDown, KeyDown}, "", "Charlie", []string{"alpha", "Bravo", "Charlie"}, browser.LAN},
 		{"up stops at top", []Key{KeyUp}, "", "alpha", []string{"alpha", "Bravo", "Charlie"}, browser.LAN},
-		{"sort by map", nil, "s", "alpha", []string{"alpha", "Bravo", "Charlie"}, browser.LAN},
-		{"sort by players", nil, "ss", "alpha", []string{"alpha", "Bravo", "Charlie"}, browser.LAN},
-		{"sort by ping", nil, "ssss", "alpha", []string{"alpha", "Charlie", "Bravo"}, browser.LAN},
-		{"ping descending", nil, "sssso", "alpha", []string{"Bravo", "Charlie", "alpha"}, browser.LAN},
+		{"sort by map", nil, "s", "alpha", []string{"Charlie", "Bravo", "alpha"}, browser.LAN},
+		{"sort by players", nil, "ss", "alpha", []string{"alpha", "Charlie", "Bravo"}, browser.LAN},
+		{"sort by ping", nil, "ssss", "alpha", []string{"Bravo", "alpha", "Charlie"}, browser.LAN},
+		{"ping descending", nil, "sssso", "alpha", []string{"Charlie", "alpha", "Bravo"}, browser.LAN},
+		{"name descending", nil, "o", "alpha", []string{"Charlie", "Bravo", "alpha"}, browser.LAN},
 		{"hide full", nil, "f", "alpha", []string{"alpha", "Bravo"}, browser.LAN},
 		{"hide empty", nil, "e", "Bravo", []string{"Bravo", "Charlie"}, browser.LAN},
 		{"hide full and empty", nil, "fe", "Bravo", []string{"Bravo"}, browser.LAN},
@@ -302,7 +303,7 @@ func TestBrowserMouse(t *testing.T) {
 	}
 	// Header: Ping ascending, then descending.
 	click(v.Columns[4].Rect)
-	if got := rowNames(r.m); !slices.Equal(got, []string{"alpha", "Charlie", "Bravo"}) {
+	if got := rowNames(r.m); !slices.Equal(got, []string{"Bravo", "alpha", "Charlie"}) {
 		t.Errorf("ping sort rows %q", got)
 	}
 	v = r.m.Layout(1280, 720).Browser
@@ -310,7 +311,7 @@ func TestBrowserMouse(t *testing.T) {
 		t.Errorf("ping column %+v, want sorted ascending", v.Columns[4])
 	}
 	click(v.Columns[4].Rect)
-	if got := rowNames(r.m); !slices.Equal(got, []string{"Bravo", "Charlie", "alpha"}) {
+	if got := rowNames(r.m); !slices.Equal(got, []string{"Charlie", "alpha", "Bravo"}) {
 		t.Errorf("second click: rows %q", got)
 	}
 	// A filter button.
@@ -322,12 +323,12 @@ func TestBrowserMouse(t *testing.T) {
 	}
 	// A row selects; a click on the selected row joins.
 	click(v.Rows[1].Rect)
-	if got := selectedRow(r.m); got != "alpha" {
+	if got := selectedRow(r.m); got != "Bravo" {
 		t.Errorf("clicked row 1: selected %q", got)
 	}
 	v = r.m.Layout(1280, 720).Browser
 	click(v.Rows[1].Rect)
-	if got := r.exec(); !slices.Equal(got, []string{"connect|10.0.0.2:27960"}) {
+	if got := r.exec(); !slices.Equal(got, []string{"connect|10.0.0.1:27960"}) {
 		t.Errorf("click on the selected row ran %q", got)
 	}
 	// A tab.
