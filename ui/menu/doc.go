@@ -1,5 +1,6 @@
 // Package menu is the client's menu system without a window: the pages
-// (main, in-game, play, join, settings, keys), the selection, text fields
+// (main, in-game, play, join, settings, keys, and the server browser's
+// "Find servers"), the selection, text fields
 // and key capture, driven by abstract input and acting only through a
 // [console.Table]. Every action is a cvar set with [console.Table.Set] or a
 // command line queued with [console.Table.Append], so whatever the menu does
@@ -16,7 +17,9 @@
 //
 // The model lays itself out: [Model.Layout] takes the screen size and
 // returns a [View] with the panel, the title, one [Item] per visible row
-// with its rectangles, and the hint line. The drawer (package ui/draw,
+// with its rectangles, and the hint line; on the browser page it has no
+// Items but a [BrowserView] (tabs, header cells, rows of cells, buttons,
+// a status line) in View.Browser. The drawer (package ui/draw,
 // DrawMenu) only paints those rectangles, and [Model.HitTest],
 // [Model.MouseMove] and [Model.Click] test the mouse against the last
 // layout. The layout assumes a 7×13-pixel font drawn at [TextScale] for
@@ -31,7 +34,17 @@
 //     any other key) and its bind name ("A", "SPACE", "MOUSE1"): the name
 //     is what key capture binds;
 //   - typed characters as [Model.Type];
-//   - cursor motion as [Model.MouseMove] and left clicks as [Model.Click].
+//   - cursor motion as [Model.MouseMove] and left clicks as [Model.Click];
+//   - Tab as Press(KeyTab, "TAB") and mouse wheel notches as
+//     [Model.Wheel], which the browser page uses.
+//
+// On the browser page typed characters are shortcuts (R refresh, A
+// favourite, S/O sort, F/E/I filters); docs/browser.md lists its keys.
+// The page reads the program's [Browser] (a *browser.Browser, which the
+// program drives with Frame every frame, menu open or not) and acts on it
+// only through Refresh and the favourites; joining queues "connect ADDR"
+// like the join page. [Model.OpenMainWithMessage] opens the main menu
+// with the reason the player is back there (a kick, a failed connect).
 //
 // While the menu is closed it forwards only Escape (Press(KeyBack, ...)),
 // which opens the in-game menu. [Model.SetInGame] tells the model each
