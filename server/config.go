@@ -60,8 +60,10 @@ type Config struct {
 	PacketReorder int // sv_packetreorder: percent of packets held back so later ones overtake them
 	PacketBurst   int // sv_packetburst: percent of packets that start a 250 ms burst of loss
 
-	// MapDir is sv_mapdir: a directory searched for NAME.map before the
-	// embedded arenas.
+	// MapDir is sv_mapdir: the directory searched for NAME.map before
+	// the embedded arenas ("maps" under the working directory by
+	// default), and so the one map downloads are read from. It cannot
+	// be changed through rcon.
 	MapDir string
 
 	// Masters are sv_master1 … sv_master5: the master servers
@@ -92,7 +94,8 @@ func DefaultConfig() Config {
 }
 
 // bindCvars binds every server cvar to its field of c: the one list of the
-// server's cvars. All but sv_configdir may be set through rcon (Remote).
+// server's cvars. All but sv_configdir and sv_mapdir may be set through
+// rcon (Remote).
 // The archived ones are those Quake III archived: the window client saves
 // them with its settings.
 func bindCvars(v *console.Vars, c *Config) {
@@ -123,7 +126,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.IntVar(&c.PacketDup, "sv_packetdup", 0, 0, 100, r, "percent of sent packets duplicated")
 	v.IntVar(&c.PacketReorder, "sv_packetreorder", 0, 0, 100, r, "percent of sent packets held back up to 100 ms")
 	v.IntVar(&c.PacketBurst, "sv_packetburst", 0, 0, 100, r, "percent of sent packets that start a 250 ms burst of loss")
-	v.StringVar(&c.MapDir, "sv_mapdir", "", r, "directory searched for NAME.map before the embedded arenas")
+	v.StringVar(&c.MapDir, "sv_mapdir", "maps", 0, "directory searched for NAME.map before the embedded arenas; downloads send from it (not settable through rcon)")
 	for i := range c.Masters {
 		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
 	}

@@ -78,6 +78,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	demoInfo := fs.String("demoinfo", "", "print this demo's summary")
 	demoDump := fs.String("demodump", "", "print this demo's messages as cl_shownet does, then its summary")
 	shownet := fs.Int("shownet", 4, "cl_shownet level of -demodump (1-4, -1)")
+	mapDir := fs.String("mapdir", "maps", "directory of the clients' maps: NAME.map is read there before the embedded arenas, and a map the server has and the clients lack is downloaded into it (empty: no download)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: headless [flags] [+set CVAR VALUE]... +connect HOST[:PORT]")
 		fs.PrintDefaults()
@@ -139,7 +140,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Duration:   *duration,
 		ChatEvery:  *chatEvery,
 		FPS:        t.Get("com_maxfps").Int(),
-		Client:     clientConfig(t),
+		Client:     clientConfig(t, *mapDir),
 		CGame:      &cgcfg,
 		BotSkill:   t.Get("cl_botSkill").Int(),
 		NamePrefix: t.Get("name").Value(),
@@ -153,7 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if d.Name == "com_maxfps" || d.Name == "name" || d.Name == "cl_botSkill" || strings.HasPrefix(d.Name, "cg_") || d.Name == "cl_nopredict" {
 			continue // read once at start
 		}
-		t.Get(d.Name).OnChange(func(*console.Cvar) { r.SetClientConfig(clientConfig(t)) })
+		t.Get(d.Name).OnChange(func(*console.Cvar) { r.SetClientConfig(clientConfig(t, *mapDir)) })
 	}
 	go readConsole(ctx, t, stdin)
 

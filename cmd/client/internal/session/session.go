@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -240,6 +241,9 @@ func (s *Session) ApplyConfig() {
 func (s *Session) clientConfig() client.Config {
 	cfg := clientConfig(s.t, s.seed)
 	cfg.CGame = &s.cgcfg
+	if s.dataDir != "" {
+		cfg.MapDir = filepath.Join(s.dataDir, "maps") // maps read, and downloaded (docs/download.md)
+	}
 	return cfg
 }
 
