@@ -170,6 +170,7 @@ type game struct {
 
 	ovl                                                *draw.Overlays
 	showSnapBox, showGhosts, showInterp, showFieldBits *console.Cvar
+	unlag                                              draw.Unlagged // cg_showUnlagged's labels
 
 	// The drop-down console and the chat field (messagemode).
 	sb       *console.Scrollback
@@ -470,6 +471,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
 	}
 	g.drawTeaching(screen, cg, f.Intermission)
+	if cg != nil && !f.Intermission && g.t.Get("cg_showUnlagged").Bool() {
+		g.r.DrawUnlagged(screen, cg, g.ovl, &g.unlag)
+	}
 	g.snd.PlayCues(g.r.TakeCues())
 	g.drawOverlays(screen, f.Dt)
 	if g.shot != "" {
