@@ -155,3 +155,48 @@ func TestUnlaggedNewClientNotHitWhereTheOldStood(t *testing.T) {
 		t.Error("the newcomer was hit where the previous client of its slot stood")
 	}
 }
+
+// Recording a frame and a rewound shot allocate nothing.
+func TestUnlagAllocatesNothing(t *testing.T) {
+	s := newUnlagScene(t, testConfig())
+	tm := s.t0 + 500
+	marks := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		tm += gametest.FrameMsec
+		s.h.Game.RunFrame(tm)
+		h := s.h.PS(s.target.Num)
+		from := s.h.PS(s.shooter.Num).Origin
+		s.h.Game.FireAtForTest(s.shooter.Num, bg.WPRailgun, game.Angle(int64(h.Origin.X-from.X), int64(h.Origin.Y-from.Y)), tm-120)
+		marks += len(tempEvents(s.h, bg.EvUnlagged))
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations a frame with a rewound shot", allocs)
+	}
+	if marks == 0 {
+		t.Error("no shot was rewound")
+	}
+}
+
+// BenchmarkShot is one machinegun shot among 16 players, rewound 200 ms
+// or not.
+func BenchmarkShot(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "present"
+		if on {
+			name = "rewound200ms"
+		}
+		b.Run(name, func(b *testing.B) {
+			cfg := testConfig()
+			cfg.Unlagged = on
+			h := gametest.NewMap(b, room(b), 7, cfg)
+			for i := 0; i < 16; i++ {
+				h.AddClient("p" + string(rune('a'+i)))
+			}
+			h.RunFor(2000)
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Game.FireAtForTest(0, bg.WPMachinegun, aimRight, h.Time()-200)
+			}
+		})
+	}
+}
