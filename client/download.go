@@ -70,6 +70,7 @@ type download struct {
 	data     []byte
 	ack      int32 // the block to acknowledge
 	ackDue   bool  // an acknowledgement has to go
+	ackSend  bool  // an acknowledgement was queued: send a packet now
 	done     bool  // saved; "donedl" sent
 }
 
@@ -155,11 +156,11 @@ func (c *Client) downloadBlock(d *proto.Download) error {
 		return nil
 	}
 	switch {
+	case dl.header && d.Block > dl.blocks:
+		return fmt.Errorf("%w: block %d of map %s, which has %d", errDownload, d.Block, dl.name, dl.blocks)
 	case !dl.header || d.Block > dl.next:
 		c.stats.DownloadBlocksIgnored++ // out of order: an earlier block was lost
 		return nil
-	case d.Block > dl.blocks:
-		return fmt.Errorf("%w: block %d of map %s, which has %d", errDownload, d.Block, dl.name, dl.blocks)
 	case d.Block < dl.next:
 		c.stats.DownloadBlocksIgnored++ // sent again before our acknowledgement arrived
 		c.ackDownload(dl.next - 1)
@@ -208,6 +209,7 @@ func (c *Client) finishDownload(dl *download) error {
 	if err := c.AddReliableCommand("donedl"); err != nil {
 		return fmt.Errorf("%w: %w", errDownload, err)
 	}
+	dl.ackSend = true
 	return nil
 }
 
@@ -219,7 +221,7 @@ func (c *Client) downloadFrame() {
 		return
 	}
 	if dl.ackDue && c.AddReliableCommand("nextdl "+strconv.Itoa(int(dl.ack))) == nil {
-		dl.ackDue = false
+		dl.ackDue, dl.ackSend = false, true
 	}
 	if dl.done {
 		return

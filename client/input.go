@@ -100,7 +100,7 @@ const ConnectedPacketMsec = 100
 // gamestate, one packet every ConnectedPacketMsec.
 func (c *Client) readyToSend() bool {
 	if c.state != Active && c.state != Primed {
-		if dl := c.conn.dl; dl != nil && dl.ackDue {
+		if dl := c.conn.dl; dl != nil && dl.ackSend {
 			// A download's acknowledgement goes at once: the server
 			// sends the next blocks when it arrives.
 			return c.realtime-c.conn.lastPacketSent >= int32(1000/MaxMaxPackets)
@@ -165,6 +165,9 @@ func (c *Client) writePacket() {
 		p.serverTime = c.active.cmds[c.active.cmdNumber&CmdMask].ServerTime
 	}
 	c.conn.lastPacketSent = c.realtime
+	if c.conn.dl != nil {
+		c.conn.dl.ackSend = false
+	}
 	c.stats.UsercmdPackets++
 	if err := c.conn.ch.Transmit(w.Bytes()); err != nil {
 		c.fail(err)
