@@ -43,6 +43,7 @@ import (
 
 	"tremor/bg"
 	"tremor/client"
+	"tremor/client/browser"
 	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
 	"tremor/cmd/client/internal/session"
@@ -79,6 +80,7 @@ func run(args []string, stderr io.Writer) int {
 	t.SetOutput(io.MultiWriter(stderr, sb))
 	t.SetFS(os.DirFS("."))
 	t.Register(session.Cvars...)
+	t.Register(browser.Cvars...)
 	server.DeclareCvars(t) // the embedded server binds them at map
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
@@ -105,7 +107,11 @@ func run(args []string, stderr io.Writer) int {
 	g.binds = keys.NewBinds(t)
 	g.binds.SetDefaults()
 	g.km = newKeymap()
-	g.menu = menu.New(t, menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor})
+	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor}
+	if g.br = openBrowser(t, cfg, stderr); g.br != nil {
+		mcfg.Browser = g.br // an interface: never a nil *browser.Browser
+	}
+	g.menu = menu.New(t, mcfg)
 	g.lagometer = t.Get("cg_lagometer")
 	g.netgraph = t.Get("cg_netgraph")
 	g.ovl = draw.NewOverlays()
@@ -142,6 +148,9 @@ func run(args []string, stderr io.Writer) int {
 	ebiten.SetScreenClearedEveryFrame(false)
 	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: false})
 	g.sess.Close()
+	if g.br != nil {
+		g.br.Close()
+	}
 	g.save()
 	if err != nil && !errors.Is(err, ebiten.Termination) {
 		fmt.Fprintf(stderr, "client: %v\n", err)
@@ -162,7 +171,8 @@ type game struct {
 	binds *keys.Binds
 	km    *keymap
 	menu  *menu.Model
-	snd   *sound.Player // nil: silent
+	br    *browser.Browser // the server browser; nil if it has no socket
+	snd   *sound.Player    // nil: silent
 
 	lagometer *console.Cvar // cg_lagometer
 	netgraph  *console.Cvar // cg_netgraph
@@ -258,6 +268,16 @@ func (g *game) addCommands() {
 			g.menu.Close()
 		} else {
 			g.menu.Open()
+		}
+	})
+	t.AddCommand("menu", "open a menu page: menu [main|ingame|play|join|settings|keys|servers [lan|internet|favorites]]", func(a *cmdargs.Args) {
+		page := a.Argv(1)
+		if page == "" {
+			g.menu.Open()
+			return
+		}
+		if err := g.menu.OpenPage(page, a.Argv(2)); err != nil {
+			t.Printf("%v\n", err)
 		}
 	})
 	t.AddCommand("clear", "clear the console's text", func(*cmdargs.Args) { g.sb.Clear() })
@@ -412,6 +432,9 @@ func (g *game) Update() error {
 	}
 	g.sess.Frame(now, cmd, g.in.ShowScores())
 	g.menuWhenIdle()
+	if g.br != nil {
+		g.br.Frame(time.Now())
+	}
 	if g.td != nil && g.sess.Playback() == nil {
 		g.endTimedemo()
 	}
@@ -510,10 +533,13 @@ func (g *game) menuWhenIdle() {
 	idle, reason := g.sess.Idle()
 	switch {
 	case idle && !g.wasIdle:
-		if reason != "" {
+		switch {
+		case reason != "":
 			g.t.Printf("%s\n", reason)
+			g.menu.OpenMainWithMessage(reason)
+		case !g.menu.IsOpen():
+			g.menu.OpenMain() // a page a script opened stays
 		}
-		g.menu.OpenMain()
 	case idle && !g.menu.IsOpen():
 		g.menu.OpenMain() // nothing to go back to
 	case !idle && g.wasIdle:

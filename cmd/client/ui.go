@@ -235,6 +235,12 @@ func (g *game) menuKeys() {
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		m.Click(x, y)
 	}
+	switch _, wy := ebiten.Wheel(); {
+	case wy > 0:
+		m.Wheel(1)
+	case wy < 0:
+		m.Wheel(-1)
+	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyBackquote) {
 		g.toggleConsole()
 		m.Close()

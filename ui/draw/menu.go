@@ -48,6 +48,9 @@ func (r *Renderer) DrawMenu(screen *ebiten.Image, m *menu.Model) {
 	for i := range v.Items {
 		r.drawMenuItem(screen, &v.Items[i])
 	}
+	if v.Browser != nil {
+		r.drawBrowser(screen, v.Browser)
+	}
 	if n := len(v.Items); n > 0 {
 		right := float64(p.X+p.W) - 14
 		if v.MoreAbove {

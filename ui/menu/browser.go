@@ -239,7 +239,7 @@ func fillCells(c []string, e *browser.Entry) {
 			p += "+" + strconv.Itoa(e.Bots)
 		}
 		c[2] = p + "/" + strconv.Itoa(e.Max)
-		c[3] = strconv.Itoa(e.GameType)
+		c[3] = gameTypeName(e.GameType)
 	}
 	switch e.State {
 	case browser.Answered:
@@ -606,4 +606,16 @@ func (m *Model) statusLine() string {
 		s.status = string(b)
 	}
 	return s.status
+}
+
+// gameTypeNames are the short names of Quake III's game types
+// (g_gametype), as browsers showed them; Tremor plays 0 and 3.
+var gameTypeNames = [...]string{"FFA", "1v1", "SP", "TDM", "CTF"}
+
+// gameTypeName returns the short name of game type n, or n itself.
+func gameTypeName(n int) string {
+	if n >= 0 && n < len(gameTypeNames) {
+		return gameTypeNames[n]
+	}
+	return strconv.Itoa(n)
 }
