@@ -118,6 +118,24 @@ func TestUnlaggedShotMeetsWhatTheShooterSaw(t *testing.T) {
 	}
 }
 
+// TestUnlaggedSwitchesLive: g_unlagged changed between two shots (the
+// engine's SetConfig) applies to the next one.
+func TestUnlaggedSwitchesLive(t *testing.T) {
+	s := newUnlagScene(t, testConfig())
+	cfg := testConfig()
+	cfg.Unlagged = false
+	s.h.Game.SetConfig(cfg)
+	if hit, _ := s.fire(s.t0+100, s.air); hit {
+		t.Error("hit where the target stood 400 ms ago after g_unlagged 0")
+	}
+	cfg.Unlagged = true
+	s.h.Game.SetConfig(cfg)
+	give(s.h, s.shooter, bg.WPRailgun) // ready again
+	if hit, _ := s.fire(s.t0+150, s.air); !hit {
+		t.Error("missed where the target stood 350 ms ago after g_unlagged 1")
+	}
+}
+
 // TestUnlaggedInterpolates: between two recorded frames the target is
 // where the line between them puts it, as the client's interpolation
 // drew it.
