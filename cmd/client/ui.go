@@ -189,6 +189,7 @@ var menuNav = []struct {
 	{ebiten.KeyArrowLeft, menu.KeyLeft}, {ebiten.KeyArrowRight, menu.KeyRight},
 	{ebiten.KeyEnter, menu.KeyEnter}, {ebiten.KeyNumpadEnter, menu.KeyEnter},
 	{ebiten.KeyEscape, menu.KeyBack}, {ebiten.KeyBackspace, menu.KeyBackspace},
+	{ebiten.KeyTab, menu.KeyTab},
 }
 
 // menuKeys drives the menu: navigation keys, typed text, the mouse, and
