@@ -310,6 +310,11 @@ type testClient struct {
 	packets int
 	bytesIn int
 	slots   int // server command ring slots received
+
+	// Map download (download_test.go): the header carries the
+	// downloading server id while downloading is set; blocks received.
+	downloading bool
+	blocks      []proto.Download
 }
 
 func newTestClient(t testing.TB, conn netchan.Conn, server netip.AddrPort, name string) *testClient {
@@ -472,6 +477,16 @@ func (c *testClient) parse(body []byte, seq int32) {
 			for i := range c.frames {
 				c.frames[i] = snapFrame{messageNum: -1}
 			}
+		case proto.SvcDownload:
+			var d proto.Download
+			var buf [proto.DownloadBlockSize]byte
+			proto.ReadDownload(r, &d, &buf)
+			if r.Err() != nil {
+				c.errs = append(c.errs, fmt.Errorf("message %d: %w", seq, r.Err()))
+				return
+			}
+			d.Data = append([]byte(nil), d.Data...)
+			c.blocks = append(c.blocks, d)
 		case proto.SvcSnapshot:
 			h := proto.ReadSnapshotHeader(r)
 			var fromPS *bg.PlayerState
@@ -538,12 +553,15 @@ func (c *testClient) sendPacket() {
 	if c.haveGamestate {
 		sid = c.serverID
 	}
+	if c.downloading {
+		sid = proto.DownloadServerID(sid)
+	}
 	proto.WriteClientHeader(w, proto.ClientHeader{ServerID: sid, MessageAcknowledge: ack, ReliableAcknowledge: c.serverCmdSeq})
 	for seq := c.clientAcked + 1; seq <= c.clientSeq; seq++ {
 		proto.WriteClientCommand(w, seq, c.clientCmds[seq&(proto.MaxReliableCommands-1)])
 	}
 	lastCmd := c.serverCmds[c.serverCmdSeq&(proto.MaxReliableCommands-1)]
-	if c.haveGamestate && len(c.cmds) > 0 {
+	if c.haveGamestate && len(c.cmds) > 0 && !c.downloading {
 		from := max(0, len(c.cmds)-2)
 		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(ack), lastCmd)
 		proto.WriteMove(w, key, c.cmds[from:], c.noDelta)
