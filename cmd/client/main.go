@@ -470,6 +470,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
 	f.Idle = false
+	f.Download, f.Downloading = client.DownloadStatus{}, false
+	if c := g.sess.Client(); c != nil && cg == nil {
+		f.Download, f.Downloading = c.Download()
+	}
 	if g.menu.IsOpen() && cg == nil {
 		f.Status = "" // the menu says what to do
 		f.Idle = g.wasIdle

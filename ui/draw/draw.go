@@ -14,6 +14,7 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/cgame/fx"
+	"tremor/client"
 	"tremor/ui/draw/view"
 )
 
@@ -37,6 +38,11 @@ type Frame struct {
 	// Status is a line shown while there is nothing to draw, or over
 	// the frame when not empty (connecting, dropped...).
 	Status string
+	// Download, when Downloading, is the map download in progress
+	// before the game (client.Client.Download): drawn as a progress bar
+	// under Status.
+	Download    client.DownloadStatus
+	Downloading bool
 	// Idle: the player is in no game and the menu covers the screen;
 	// with nothing to draw, only the background is (no "waiting for the
 	// server").
@@ -250,8 +256,11 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	g := f.CG
 	if g == nil || g.Snap == nil || r.m == nil {
 		screen.Fill(colBackground)
-		if !f.Idle {
+		if !f.Idle && !f.Downloading {
 			r.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
+		}
+		if f.Downloading {
+			r.drawDownload(screen, &f.Download, w, h)
 		}
 		return
 	}
