@@ -37,8 +37,9 @@ const (
 // Multicast6 is the IPv6 multicast group a LAN refresh also queries:
 // ioquake3's NET_MULTICAST_IP6, ff04::696f:7175:616b:6533 (the low bytes
 // spell "ioquake3"), of admin-local scope so that network administrators
-// decide how far it goes. Servers must join it to hear it.
-var Multicast6 = netip.MustParseAddr("ff04::696f:7175:616b:6533")
+// decide how far it goes. Servers join it (netchan.JoinMulticast6) to
+// hear it.
+var Multicast6 = netchan.Multicast6
 
 // Store keeps the favourites between runs: a text of one address a
 // line. The program backs it with its data directory.

@@ -147,6 +147,9 @@ func (s *Session) StartMap(name string) error {
 		} else {
 			m := mux.New(a, udp)
 			fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
+			if _, err := netchan.JoinMulticast6(udp, netchan.Multicast6); err != nil && !m.UDPAddr().Addr().Is4() {
+				fmt.Fprintf(s.stderr, "session: IPv6 LAN browsers will not find this server: %v\n", err)
+			}
 			conn, lan = m, m.UDPAddr()
 		}
 	}
