@@ -6,7 +6,6 @@ import (
 
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
-	"tremor/maps/arenas"
 	"tremor/net/netsim"
 )
 
@@ -148,10 +147,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ConnectTries <= 0 {
 		c.ConnectTries = DefaultConnectTries
-	}
-	if c.LoadMap == nil {
-		dir := c.MapDir
-		c.LoadMap = func(name string) (*tilemap.Map, error) { return arenas.LoadFrom(dir, name) }
 	}
 	if c.MaxDownloadSize <= 0 {
 		c.MaxDownloadSize = DefaultMaxDownloadSize

@@ -1,11 +1,14 @@
 package client
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"tremor/bg"
+	"tremor/bg/tilemap"
 	"tremor/common/proto"
 	"tremor/maps/arenas"
 	"tremor/net/msg"
@@ -54,6 +57,25 @@ func FuzzServerPacket(f *testing.F) {
 	f.Add(oob.Packet("print\nServer is full."), false, uint8(0))
 	f.Add(oob.Packet("disconnect"), false, uint8(0))
 	f.Add(netchan.Header{Sequence: 3, Fragment: true, FragmentStart: 0, FragmentLength: 4}.Append([]byte{}), false, uint8(8))
+	// A gamestate naming a map the client lacks, the download's header
+	// and its one block: the whole download in one message.
+	example, err := os.ReadFile(filepath.Join("..", "maps", "examples", "courtyard.map"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	em, err := tilemap.Parse("courtyard.map", example)
+	if err != nil {
+		f.Fatal(err)
+	}
+	dgs := gs
+	dgs.Configstrings[bg.CSServerInfo] = `\mapname\courtyard`
+	dgs.Configstrings[bg.CSMapChecksum] = strconv.FormatUint(uint64(em.Checksum), 10)
+	f.Add(fuzzMessage(1, func(w *msg.Writer) {
+		proto.WriteGamestate(w, &dgs)
+		proto.WriteDownload(w, &proto.Download{Name: "courtyard", Size: int32(len(example)), Checksum: em.Checksum})
+		proto.WriteDownload(w, &proto.Download{Block: 1, Data: example})
+	}), false, uint8(2))
+	mapDir := f.TempDir()
 
 	c, addr := primedClient(f)
 	f.Fuzz(func(t *testing.T, p []byte, scramble bool, diag uint8) {
@@ -61,6 +83,7 @@ func FuzzServerPacket(f *testing.F) {
 		cfg.ShowNet = [...]int{0, 1, 2, 3, 4, -1, 0, 4}[diag&7]
 		cfg.ShowPackets = diag&8 != 0
 		cfg.Logf = func(string, ...any) {}
+		cfg.MapDir = mapDir
 		c.SetConfig(cfg)
 		c.resetConnection()
 		c.state = Disconnected

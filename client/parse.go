@@ -424,7 +424,11 @@ func (c *Client) loadMap(name, announced string) (*tilemap.Map, error) {
 	if m, ok := c.maps[name]; ok && m.VerifyChecksum(announced) == nil {
 		return m, nil
 	}
-	m, err := c.cfg.LoadMap(name)
+	load := c.cfg.LoadMap
+	if load == nil {
+		load = func(name string) (*tilemap.Map, error) { return arenas.LoadFrom(c.cfg.MapDir, name) }
+	}
+	m, err := load(name)
 	if err != nil {
 		return nil, err
 	}
