@@ -1,8 +1,10 @@
 package headless_test
 
 import (
+	"flag"
 	"net"
 	"net/netip"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +25,8 @@ import (
 // run is deterministic: fixed seeds, simulated time, and the client's
 // reader goroutine is waited for before each client frame, so the same
 // settings give the same shots.
+
+var unlagDemo = flag.String("unlagdemo", "", "write the shooter's demo of the 150 ms g_unlagged 1 run to this file (for cg_showUnlagged pictures and lessons)")
 
 // vnet is the virtual network: packets wait in queues until the virtual
 // clock reaches their arrival time, given by a netsim.Link per direction
@@ -198,8 +202,9 @@ type unlagResult struct {
 func (r unlagResult) rate() float64 { return float64(r.hits) / float64(max(r.shots, 1)) }
 
 // runUnlag plays one run with the given one-way delay, the shooter's
-// cl_timeNudge and g_unlagged.
-func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool) unlagResult {
+// cl_timeNudge and g_unlagged; if demo is not empty, the shooter records
+// its demo there from the moment the players are placed.
+func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool, demo string) unlagResult {
 	t.Helper()
 	n := &vnet{srvAddr: netip.MustParseAddrPort("10.0.0.1:27960")}
 	n.cond = sync.NewCond(&n.mu)
@@ -285,6 +290,20 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool) unla
 			place(shooter, unlagShooterX, unlagShooterY)
 			place(target, (unlagBridgeLeft+unlagBridgeRight)/2, unlagBridgeY)
 			arena.PlayerState(shooter).Ammo[bg.WPMachinegun] = -1 // unlimited
+			if demo != "" {
+				f, err := os.Create(demo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cls[0].StartRecording(f, "unlagged"); err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if _, err := cls[0].StopRecording(); err != nil {
+						t.Error(err)
+					}
+				}()
+			}
 		}
 		if target >= 0 {
 			// The target never dies: a death would move it.
@@ -376,7 +395,11 @@ func TestUnlaggedHitRates(t *testing.T) {
 	runs := []run{{0, 0, false}, {0, 0, true}, {150, 0, false}, {150, 0, true}, {150, 30, true}}
 	res := make([]unlagResult, len(runs))
 	for i, r := range runs {
-		res[i] = runUnlag(t, time.Duration(r.rtt/2)*time.Millisecond, r.nudge, r.on)
+		demo := ""
+		if r.rtt == 150 && r.nudge == 0 && r.on {
+			demo = *unlagDemo
+		}
+		res[i] = runUnlag(t, time.Duration(r.rtt/2)*time.Millisecond, r.nudge, r.on, demo)
 		x := res[i]
 		t.Logf("round trip %3d ms, cl_timeNudge %2d, g_unlagged %v: %3d hits of %3d shots (%5.1f%%), %3d rewound hits, mean rewind %3d ms",
 			r.rtt, r.nudge, r.on, x.hits, x.shots, 100*x.rate(), x.rewinds, x.rewindSum/int64(max(x.rewinds, 1)))
