@@ -1,6 +1,8 @@
 // Package oob implements Quake III's connectionless ("out-of-band")
 // packets and the queries and answers that travel in them (getinfo,
-// getstatus, getchallenge, connect and their replies). The command-line
+// getstatus, getchallenge, connect and their replies), and the master
+// server protocol's (heartbeat, getservers, getserversExt and their
+// responses: servers.go, docs/master.md). The command-line
 // tokenizer is package net/cmdargs, info strings package net/infostr.
 //
 // A connectionless packet is the four bytes 0xFF 0xFF 0xFF 0xFF (the
