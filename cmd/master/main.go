@@ -50,7 +50,10 @@ var cvars = []console.Decl{
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout)
+	stop()
+	os.Exit(code)
 }
 
 // logWriter stamps each line with the date and time.
@@ -65,7 +68,8 @@ func (w logWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func run(args []string, stdin io.Reader, stdout io.Writer) int {
+// run runs the master until ctx is done and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) int {
 	logw := logWriter{log.New(stdout, "", log.Ldate|log.Ltime|log.Lmicroseconds)}
 	t := console.NewTable()
 	t.SetOutput(logw)
@@ -121,8 +125,6 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 		}
 	}()
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	if err := m.Serve(ctx, conn, changes); err != nil {
 		fmt.Fprintf(logw, "master: %v\n", err)
 		return 1
