@@ -158,8 +158,15 @@ func (c *Client) downloadBlock(d *proto.Download) error {
 	switch {
 	case dl.header && d.Block > dl.blocks:
 		return fmt.Errorf("%w: block %d of map %s, which has %d", errDownload, d.Block, dl.name, dl.blocks)
-	case !dl.header || d.Block > dl.next:
-		c.stats.DownloadBlocksIgnored++ // out of order: an earlier block was lost
+	case !dl.header:
+		c.stats.DownloadBlocksIgnored++ // the header was lost
+		return nil
+	case d.Block > dl.next:
+		// Out of order: an earlier block was lost. Acknowledging the last
+		// one held again tells the server at once (it goes back without
+		// waiting a second).
+		c.stats.DownloadBlocksIgnored++
+		c.ackDownload(dl.next - 1)
 		return nil
 	case d.Block < dl.next:
 		c.stats.DownloadBlocksIgnored++ // sent again before our acknowledgement arrived

@@ -19,7 +19,9 @@ import (
 // most DownloadWindow blocks go past the last one the client
 // acknowledged ("nextdl N"); when the window is used up and a second
 // passes with no progress, sending starts again from the first block not
-// acknowledged (go-back-N; with a window of 1, stop-and-wait). The bytes
+// acknowledged (go-back-N; with a window of 1, stop-and-wait), and at
+// once when the client repeats its last acknowledgement, which it does
+// for a block it cannot take because one before it was lost. The bytes
 // go at min(the client's rate, sv_dlRate) and never more than
 // MaxDownloads clients download at once. "donedl" ends the download and
 // the gamestate is sent again: the client now has the map.
@@ -41,6 +43,12 @@ const (
 	// DownloadStallMsec ends a download whose client acknowledges
 	// nothing new for this long, freeing its place.
 	DownloadStallMsec = 30_000
+	// DownloadFastResendMsec: an acknowledgement that repeats the last
+	// one, while later blocks are out, means one was lost (the client
+	// acknowledges again each block it cannot take); the server goes back
+	// at once, but at most once in this many milliseconds, so that the
+	// repeats one loss causes bring one resend.
+	DownloadFastResendMsec = 250
 )
 
 // download is one client's download in progress.
@@ -51,6 +59,7 @@ type download struct {
 	checksum uint32
 	blocks   int32 // data blocks; block numbers run 0..blocks
 	acked    int32 // the client has every block below this one
+	rewound  int32 // real time of the last go-back on a repeated acknowledgement
 	xmit     int32 // the next block to send
 	sent     int32 // every block below this one has been sent
 	lastSend int32 // real time the last block went
@@ -176,6 +185,10 @@ func (s *Server) downloads() int {
 // ack takes "nextdl n": the client has block n and every one before.
 // An acknowledgement of a block not sent yet is ignored.
 func (dl *download) ack(n int32, now int32) {
+	if n+1 == dl.acked && dl.xmit > dl.acked && now-dl.rewound >= DownloadFastResendMsec {
+		dl.xmit, dl.rewound = dl.acked, now // a repeat: a block was lost
+		return
+	}
 	if n < dl.acked || n >= dl.sent {
 		return
 	}

@@ -333,3 +333,38 @@ func FuzzDownloadCommand(f *testing.F) {
 		}
 	})
 }
+
+// TestDownloadFastResend: an acknowledgement that repeats the last one
+// while later blocks are out (the client saw a block past a lost one)
+// brings the first unacknowledged block again at once, not after
+// DownloadResendMsec; a second repeat within DownloadFastResendMsec does
+// not.
+func TestDownloadFastResend(t *testing.T) {
+	h, _ := dlHarness(t, nil)
+	c := dlClient(t, h, "dl")
+	for i := 0; i < 40 && len(c.blocks) < DownloadWindow; i++ {
+		h.step(50)
+	}
+	c.command("nextdl 0")
+	h.run(100)
+	n := len(c.blocks)
+	c.command("nextdl 0") // block 1 was lost
+	c.command("nextdl 0") // and the next blocks seen: one go-back only
+	h.run(200)
+	var again []int32
+	for _, b := range c.blocks[n:] {
+		again = append(again, b.Block)
+	}
+	if len(again) == 0 || again[0] != 1 {
+		t.Fatalf("blocks after the repeated acknowledgement: %v, want 1 first", again)
+	}
+	ones := 0
+	for _, b := range again {
+		if b == 1 {
+			ones++
+		}
+	}
+	if ones != 1 {
+		t.Errorf("block 1 sent %d times after two repeats in a row: %v", ones, again)
+	}
+}
