@@ -27,7 +27,7 @@ TEST_TIMEOUT ?= 5m
 SOAK ?= 10m
 # How long the 64 clients of `make crowd` play.
 CROWD ?= 10m
-# Arguments for `make run` and `make server`.
+# Arguments for `make run`, `make server` and `make master`.
 ARGS ?=
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
@@ -38,9 +38,9 @@ DEB_PACKAGES := gcc libc6-dev \
 	xvfb xauth qstat
 STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
-NOCGO_CMDS := cmd/server cmd/headless cmd/inspect cmd/hostile
+NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server master clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -140,7 +140,7 @@ crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), r
 bandwidth: ## measure bytes per second per client with the real binaries over UDP (DURATION seconds per run)
 	@.ci/bandwidth.sh
 
-build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, headless, inspect, hostile) with CGO_ENABLED=0
+build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, master, headless, inspect, hostile) with CGO_ENABLED=0
 	@echo "==> go build $(PKGS)"
 	go build $(PKGS)
 	echo "==> go build -o bin/ ./cmd/client"
@@ -153,6 +153,9 @@ run: deps ## start the game client (go run ./cmd/client $(ARGS))
 
 server: ## start a dedicated server (go run ./cmd/server $(ARGS))
 	@go run ./cmd/server $(ARGS)
+
+master: ## start a master server on UDP 27950 (go run ./cmd/master $(ARGS))
+	@go run ./cmd/master $(ARGS)
 
 clean: ## remove bin/ and stray test binaries and profiles
 	@rm -rf bin
