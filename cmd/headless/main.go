@@ -146,6 +146,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		NamePrefix: t.Get("name").Value(),
 		Seed:       *seed,
 		Log:        logw,
+		Console:    stderr, // diagnostics and download progress
 		Record:     recorder(*record, *clients),
 	})
 	// Live changes: a client cvar set on the console reaches every client

@@ -151,3 +151,69 @@ func TestUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestRunDownload: the program joins a server running a map it does not
+// have, through 20 % loss both ways, downloads it into -mapdir, prints
+// its progress, and plays.
+func TestRunDownload(t *testing.T) {
+	example, err := os.ReadFile(filepath.Join("..", "..", "maps", "examples", "courtyard.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := netchan.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = 4
+	cfg.MapDir = t.TempDir()
+	cfg.PacketLoss = 20
+	if err := os.WriteFile(filepath.Join(cfg.MapDir, "courtyard.map"), example, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(conn, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Map("courtyard"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		srv.Run(ctx)
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		srv.Close()
+	})
+	mapDir := filepath.Join(t.TempDir(), "maps")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-duration", "8s", "-chat-every", "0", "-mapdir", mapDir,
+		"+set", "cl_packetloss", "20", "+set", "cl_connectTries", "30", "+connect", srv.Addr().String()},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "map courtyard downloaded: 717 bytes") {
+		t.Errorf("no download line in:\n%s", stderr.String())
+	}
+	saved, err := os.ReadFile(filepath.Join(mapDir, "courtyard.map"))
+	if err != nil || !bytes.Equal(saved, example) {
+		t.Fatalf("saved map: %d bytes (%v), want the server's %d", len(saved), err, len(example))
+	}
+	var rep struct {
+		Clients []struct {
+			Connected bool   `json:"connected"`
+			Snapshots uint64 `json:"snapshots"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clients) != 1 || !rep.Clients[0].Connected || rep.Clients[0].Snapshots == 0 {
+		t.Errorf("report %+v: want a client in the game with snapshots", rep.Clients)
+	}
+}
