@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"tremor/common/proto"
 	"tremor/net/cmdargs"
+	"tremor/net/oob"
 )
 
 // dlMap is the map the download tests serve: arena2's file under a name
@@ -366,5 +368,22 @@ func TestDownloadFastResend(t *testing.T) {
 	}
 	if ones != 1 {
 		t.Errorf("block 1 sent %d times after two repeats in a row: %v", ones, again)
+	}
+}
+
+// TestMapDirNotByRcon: rcon cannot point sv_mapdir, the directory
+// downloads send from, elsewhere.
+func TestMapDirNotByRcon(t *testing.T) {
+	h, _ := dlHarness(t, func(c *Config) { c.RconPassword = "pw" })
+	dir := h.srv.Config().MapDir
+	admin := h.net.conn("10.0.0.77:27960")
+	_ = admin.WriteTo(oob.Packet(`rcon pw set sv_mapdir /etc`), netip.MustParseAddrPort(serverAddr))
+	h.step(50)
+	var b strings.Builder
+	for _, r := range h.net.pending(admin.addr) {
+		b.Write(r.data)
+	}
+	if out := b.String(); !strings.Contains(out, "cannot be set through rcon") || h.srv.Config().MapDir != dir {
+		t.Fatalf("set sv_mapdir through rcon: %q, dir now %q", out, h.srv.Config().MapDir)
 	}
 }
