@@ -9,8 +9,11 @@
 // +set lines run before the server starts (net_ip and net_port choose the
 // socket, default port 27960); the other commands run once it is up, in
 // order (exec reads FILE.cfg from sv_configdir, by default the working
-// directory: +set sv_configdir /etc/tremor +exec server). Without a
-// map or exec command it loads arena1. The console reads
+// directory: +set sv_configdir /etc/tremor +exec server). map NAME
+// loads NAME.map from sv_mapdir, by default maps/ under the working
+// directory, before the embedded arenas, and sends it to clients that lack
+// it (+set sv_mapdir maps/examples +map courtyard; docs/download.md).
+// Without a map or exec command it loads arena1. The console reads
 // commands from standard input (map, map_restart, status, serverinfo,
 // kick, addbot, say, set, cvarlist, exec, quit, help...); they run in the
 // one console table the server's cvars and commands live in, which rcon
