@@ -201,16 +201,28 @@ type unlagResult struct {
 
 func (r unlagResult) rate() float64 { return float64(r.hits) / float64(max(r.shots, 1)) }
 
-// runUnlag plays one run with the given one-way delay, the shooter's
-// cl_timeNudge and g_unlagged; if demo is not empty, the shooter records
-// its demo there from the moment the players are placed.
-func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool, demo string) unlagResult {
+// unlagRun is the settings of one run.
+type unlagRun struct {
+	rtt   int     // round trip, ms: each way delays half
+	nudge int     // the shooter's cl_timeNudge
+	on    bool    // g_unlagged
+	fps   int     // sv_fps; 0: the default (20)
+	snaps int     // the shooter's snaps; 0: the default (20)
+	loss  float64 // share of the server's packets lost on the way down
+}
+
+// runUnlag plays one run; if demo is not empty, the shooter records its
+// demo there from the moment the players are placed.
+func runUnlag(t *testing.T, run unlagRun, demo string) unlagResult {
 	t.Helper()
 	n := &vnet{srvAddr: netip.MustParseAddrPort("10.0.0.1:27960")}
 	n.cond = sync.NewCond(&n.mu)
 	cfg := server.DefaultConfig()
 	cfg.Seed = 14
-	cfg.Game.Unlagged = unlagged
+	cfg.Game.Unlagged = run.on
+	if run.fps > 0 {
+		cfg.FPS = run.fps
+	}
 	cfg.Game.Knockback = 0 // hits must not change the target's path
 	cfg.Game.SpawnProtect = 0
 	cfg.Game.FragLimit, cfg.Game.TimeLimit = 0, 0
@@ -224,7 +236,7 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool, demo
 	}
 	arena := srv.Game().(*game.Arena)
 
-	link := netsim.Config{Delay: oneWay}
+	link := netsim.Config{Delay: time.Duration(run.rtt/2) * time.Millisecond}
 	var res unlagResult
 	cls := make([]*client.Client, 2)
 	conns := make([]*vclientConn, 2)
@@ -237,7 +249,7 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool, demo
 		ccfg := client.Config{Name: []string{"shooter", "target"}[i], Seed: uint64(1 + i),
 			MaxPackets: client.MaxMaxPackets, CGame: &cgcfg, Logf: func(string, ...any) {}}
 		if i == 0 {
-			ccfg.TimeNudge = nudge
+			ccfg.TimeNudge, ccfg.Snaps = run.nudge, run.snaps
 		}
 		cls[i] = client.New(c, ccfg)
 	}
@@ -290,6 +302,13 @@ func runUnlag(t *testing.T, oneWay time.Duration, nudge int, unlagged bool, demo
 			place(shooter, unlagShooterX, unlagShooterY)
 			place(target, (unlagBridgeLeft+unlagBridgeRight)/2, unlagBridgeY)
 			arena.PlayerState(shooter).Ammo[bg.WPMachinegun] = -1 // unlimited
+			if run.loss > 0 {                                     // the shooter's snapshots, from now on
+				lossy := link
+				lossy.Loss = run.loss
+				n.mu.Lock()
+				conns[0].down.SetConfig(lossy)
+				n.mu.Unlock()
+			}
 			if demo != "" {
 				f, err := os.Create(demo)
 				if err != nil {
@@ -386,23 +405,39 @@ func targetInput(c *client.Client, right *bool, now int32) bg.UserCmd {
 // the command's time is the time its cgame drew the target at; with
 // g_unlagged 0 it hits clearly less often at 150 ms, and less often even
 // at 0 ms, where the interpolation delay alone (about a snapshot
-// interval) moves the target.
+// interval) moves the target. With server frames that are not the
+// client's snapshots (sv_fps 40, snaps 10, 30% of the snapshots lost)
+// it still hits nearly always.
 func TestUnlaggedHitRates(t *testing.T) {
-	type run struct {
-		rtt, nudge int
-		on         bool
+	runs := []unlagRun{
+		{rtt: 0}, {rtt: 0, on: true}, {rtt: 150}, {rtt: 150, on: true}, {rtt: 150, nudge: 30, on: true},
+		// Where the server's frames and the snapshots the client
+		// interpolates between differ: the estimate's error.
+		{rtt: 150, on: true, fps: 40},
+		{rtt: 150, on: true, snaps: 10},
+		{rtt: 150, on: true, loss: 0.3},
 	}
-	runs := []run{{0, 0, false}, {0, 0, true}, {150, 0, false}, {150, 0, true}, {150, 30, true}}
 	res := make([]unlagResult, len(runs))
 	for i, r := range runs {
 		demo := ""
-		if r.rtt == 150 && r.nudge == 0 && r.on {
+		if i == 3 {
 			demo = *unlagDemo
 		}
-		res[i] = runUnlag(t, time.Duration(r.rtt/2)*time.Millisecond, r.nudge, r.on, demo)
+		res[i] = runUnlag(t, r, demo)
 		x := res[i]
-		t.Logf("round trip %3d ms, cl_timeNudge %2d, g_unlagged %v: %3d hits of %3d shots (%5.1f%%), %3d rewound hits, mean rewind %3d ms",
-			r.rtt, r.nudge, r.on, x.hits, x.shots, 100*x.rate(), x.rewinds, x.rewindSum/int64(max(x.rewinds, 1)))
+		fps, snaps := r.fps, r.snaps
+		if fps == 0 {
+			fps = 20
+		}
+		if snaps == 0 {
+			snaps = client.DefaultSnaps
+		}
+		on := 0
+		if r.on {
+			on = 1
+		}
+		t.Logf("round trip %3d ms, cl_timeNudge %2d, sv_fps %2d, snaps %2d, loss %2.0f%%, g_unlagged %d: %3d hits of %3d shots (%5.1f%%), %3d rewound hits, mean rewind %3d ms",
+			r.rtt, r.nudge, fps, snaps, 100*r.loss, on, x.hits, x.shots, 100*x.rate(), x.rewinds, x.rewindSum/int64(max(x.rewinds, 1)))
 		if x.shots < 150 {
 			t.Fatalf("%+v: only %d shots", r, x.shots)
 		}
@@ -411,6 +446,11 @@ func TestUnlaggedHitRates(t *testing.T) {
 		}
 		if r.on && x.rewinds != x.hits {
 			t.Errorf("%+v: %d rewound hits of %d hits: every hit of a lagged client is rewound", r, x.rewinds, x.hits)
+		}
+	}
+	for i, r := range runs[5:] {
+		if x := res[5+i]; x.rate() < 0.95 {
+			t.Errorf("%+v: hit rate %.3f; want at least 0.95: the server's frames are not the client's snapshots, but close", r, x.rate())
 		}
 	}
 	off0, on0, off150, on150, nudged := res[0], res[1], res[2], res[3], res[4]
