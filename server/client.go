@@ -133,10 +133,11 @@ type client struct {
 
 	// Map download (download.go): the one in progress, whether the
 	// message being read has the downloading server id in its header,
-	// and whether a download ended with donedl since the last gamestate.
+	// and the server id of the level whose download ended with donedl
+	// (0: none; one of another level is stale).
 	dl       *download
 	dlHeader bool
-	dlDone   bool
+	dlDone   int32
 
 	stats clientStats
 }

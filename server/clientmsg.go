@@ -94,7 +94,7 @@ func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, e
 	c.dlHeader = s.sv != nil && c.state == StatePrimed && h.ServerID < 0 &&
 		proto.DownloadServerID(h.ServerID) == s.sv.serverID
 	if c.dlHeader {
-		if c.dlDone && c.messageAcknowledge > c.gamestateMessageNum {
+		if c.dlDone == s.sv.serverID && c.messageAcknowledge > c.gamestateMessageNum {
 			s.sendGamestate(c)
 			return false, errStop
 		}
@@ -309,7 +309,7 @@ func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
 // enterWorld puts a primed client in the game (SV_ClientEnterWorld).
 func (s *Server) enterWorld(c *client) {
 	c.state = StateActive
-	c.dl, c.dlDone = nil, false
+	c.dl, c.dlDone = nil, 0
 	c.deltaMessage = -1
 	c.lastUsercmd = bg.UserCmd{}
 	c.nextSnapshotTime = s.svs.time // a snapshot at the next frame

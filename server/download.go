@@ -107,7 +107,7 @@ func (s *Server) downloadCommand(c *client, name string) {
 			return
 		}
 		c.dl = nil
-		c.dlDone = true
+		c.dlDone = s.sv.serverID
 		s.sendGamestate(c)
 	}
 }
@@ -142,7 +142,7 @@ func (s *Server) beginDownload(c *client, name string) {
 		blocks:   proto.DownloadBlocks(int32(len(file))),
 		progress: s.svs.now, creditAt: s.svs.now,
 	}
-	c.dlDone = false
+	c.dlDone = 0
 	c.stats.downloads++
 	s.logf("client %d %s downloads map %s (%d bytes)", c.num, c.name, lv.name, len(file))
 }

@@ -387,3 +387,41 @@ func TestMapDirNotByRcon(t *testing.T) {
 		t.Fatalf("set sv_mapdir through rcon: %q, dir now %q", out, h.srv.Config().MapDir)
 	}
 }
+
+// TestDownloadLostGamestate: when the gamestate sent after donedl is
+// lost, the client, still speaking with the downloading id, acknowledges
+// later messages, and the server sends it again.
+func TestDownloadLostGamestate(t *testing.T) {
+	h, file := dlHarness(t, nil)
+	c := dlClient(t, h, "dl")
+	acked := int32(-1)
+	for i := 0; i < 400 && acked < proto.DownloadBlocks(int32(len(file))); i++ {
+		h.step(50)
+		if acked < 0 && len(c.blocks) > 0 {
+			acked = 0
+			c.command("nextdl 0")
+		}
+		ackBlocks(c, &acked)
+	}
+	gamestates := c.gamestates
+	c.command("donedl")
+	c.tick()
+	h.now += 50
+	h.deliver()
+	h.srv.Frame(h.now)
+	if lost := h.net.pending(c.conn.LocalAddr()); len(lost) == 0 {
+		t.Fatal("the server sent nothing after donedl")
+	}
+	if sc := &h.srv.svs.clients[c.num]; sc.dl != nil || sc.stats.gamestates < 2 {
+		t.Fatalf("after donedl: download %v, %d gamestates sent", sc.dl != nil, sc.stats.gamestates)
+	}
+	for i := 0; i < 20 && c.gamestates == gamestates; i++ {
+		h.step(50)
+	}
+	if c.gamestates != gamestates+1 {
+		t.Fatalf("the lost gamestate never came again (%d received)", c.gamestates)
+	}
+	if st := h.srv.Client(c.num).State; st != StatePrimed {
+		t.Errorf("state %v, want primed until the client speaks with the real id", st)
+	}
+}
