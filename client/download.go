@@ -112,9 +112,14 @@ func (c *Client) cannotDownload(name string) string {
 }
 
 // startDownload asks the server for map name, whose checksum the
-// gamestate announced.
-func (c *Client) startDownload(name string, checksum uint32) error {
+// gamestate announced. A download of the same file that a new gamestate
+// interrupted (prev) keeps its start time: DownloadMaxTime bounds them
+// together, however often a server sends the gamestate again.
+func (c *Client) startDownload(name string, checksum uint32, prev *download) error {
 	c.conn.dl = &download{name: name, checksum: checksum, started: c.realtime, progress: c.realtime}
+	if prev != nil && prev.name == name && prev.checksum == checksum {
+		c.conn.dl.started = prev.started
+	}
 	if err := c.AddReliableCommand("download " + cmdargs.Quote(name)); err != nil {
 		return fmt.Errorf("%w: asking for %s: %w", errDownload, name, err)
 	}

@@ -283,3 +283,32 @@ func TestDownloadNeverEnds(t *testing.T) {
 	}
 	onlyMaps(t, root)
 }
+
+// TestDownloadRestartsBounded: a server that sends the gamestate again
+// and again, each time making a little progress, cannot keep the client
+// downloading for ever: DownloadMaxTime counts from the first request.
+func TestDownloadRestartsBounded(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	m, _ := tilemap.Parse("x.map", file)
+	c, s, root, now := downloadPair(t, Config{}, "skyline2", file)
+	start := now
+	limit := int32(DownloadMaxTime.Milliseconds())
+	for c.State() == Connected {
+		if now-start > limit+20_000 {
+			t.Fatal("the download never ended")
+		}
+		s.sendGamestate()
+		s.sendBlock(proto.Download{Name: "skyline2", Size: int32(len(file)), Checksum: m.Checksum})
+		s.sendBlock(blocks(file)[0])
+		step(t, c, s, now, bg.UserCmd{})
+		now += 5000
+	}
+	kind, reason := c.Dropped()
+	if kind != DropError || !strings.Contains(reason, "not finished after") {
+		t.Fatalf("dropped %v: %q", kind, reason)
+	}
+	if took := now - start; took < limit {
+		t.Errorf("ended after %d ms, before DownloadMaxTime", took)
+	}
+	onlyMaps(t, root)
+}

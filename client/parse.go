@@ -385,6 +385,7 @@ func (c *Client) parseGamestate(err error) error {
 	c.systemInfoChanged()
 	name := infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	announced := c.conn.gs.Configstrings[bg.CSMapChecksum]
+	prev := c.conn.dl
 	c.conn.dl = nil
 	m, err := c.loadMap(name, announced)
 	if err != nil {
@@ -396,7 +397,7 @@ func (c *Client) parseGamestate(err error) error {
 		case why != "":
 			c.drop(DropError, "cannot load the server's map: "+err.Error()+"; cannot download it: "+why)
 		default:
-			if err := c.startDownload(name, uint32(sum)); err != nil {
+			if err := c.startDownload(name, uint32(sum), prev); err != nil {
 				c.drop(DropError, err.Error())
 			}
 			return nil
