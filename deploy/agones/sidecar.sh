@@ -69,7 +69,7 @@ infoval() {
 	local i
 	# The separator is a backslash: split on it.
 	# shellcheck disable=SC1003,SC2141
-	IFS='\' read -r -a f <<<"$info"
+	IFS='\' read -r -a f < <(printf '%s\n' "$info")
 	for ((i = 1; i + 1 < ${#f[@]}; i += 2)); do
 		if [ "${f[i]}" = "$1" ]; then
 			printf '%s' "${f[i + 1]}"
