@@ -29,6 +29,8 @@ SOAK ?= 10m
 CROWD ?= 10m
 # Arguments for `make run`, `make server` and `make master`.
 ARGS ?=
+# Extra flags for the container builds of `make images`.
+IMAGE_FLAGS ?=
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
 # Linux, and a virtual display for running the client without a screen.
@@ -40,7 +42,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server master clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -156,6 +158,14 @@ server: ## start a dedicated server (go run ./cmd/server $(ARGS))
 
 master: ## start a master server on UDP 27950 (go run ./cmd/master $(ARGS))
 	@go run ./cmd/master $(ARGS)
+
+images: ## build the tremor-server and tremor-master container images (docker, else podman; deploy/Dockerfile)
+	@if command -v docker >/dev/null && docker info >/dev/null 2>&1; then build=(docker build)
+	elif command -v podman >/dev/null; then build=(podman build --ignorefile deploy/Dockerfile.dockerignore)
+	else echo "images: neither docker (with a daemon) nor podman found" >&2; exit 1; fi
+	for t in server master; do
+		"$${build[@]}" $(IMAGE_FLAGS) -f deploy/Dockerfile --target $$t -t tremor-$$t .
+	done
 
 clean: ## remove bin/ and stray test binaries and profiles
 	@rm -rf bin
