@@ -376,7 +376,7 @@ func (g *game) watchCvars() {
 		case "s_volume":
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
 		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph", "r_scale",
-			"cg_showSnapBox", "cg_showGhosts", "cg_showInterp", "cg_showFieldBits":
+			"cg_showSnapBox", "cg_showGhosts", "cg_showInterp", "cg_showFieldBits", "cg_showUnlagged":
 		default:
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
 		}
