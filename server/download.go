@@ -116,9 +116,10 @@ func (s *Server) downloadCommand(c *client, name string) {
 // map and the server allows it; a refusal drops c with the reason.
 func (s *Server) beginDownload(c *client, name string) {
 	lv := s.sv
-	if c.dl != nil {
+	if c.dl != nil && c.dl.serverID == lv.serverID {
 		return // one download per client: a resent request changes nothing
 	}
+	c.dl = nil // one of the level before a map change
 	lack := "server has map " + lv.name + " which you lack; "
 	if name != lv.name {
 		s.dropClient(c, "asked to download map "+strconv.Quote(name)+"; the server runs "+lv.name)

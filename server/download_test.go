@@ -425,3 +425,36 @@ func TestDownloadLostGamestate(t *testing.T) {
 		t.Errorf("state %v, want primed until the client speaks with the real id", st)
 	}
 }
+
+// TestDownloadAcrossMapChange: a map change during a download ends it;
+// the client's request for the new level's map starts a new one.
+func TestDownloadAcrossMapChange(t *testing.T) {
+	h, _ := dlHarness(t, nil)
+	c := dlClient(t, h, "dl")
+	h.run(200)
+	if len(c.blocks) == 0 {
+		t.Fatal("no block before the map change")
+	}
+	gamestates := c.gamestates
+	h.srv.Exec("map_restart")
+	for i := 0; i < 20 && c.gamestates == gamestates; i++ {
+		h.step(50)
+	}
+	if c.gamestates == gamestates {
+		t.Fatal("no gamestate after map_restart")
+	}
+	// The client asks again before a server frame has looked at the old
+	// download (as when its request arrives between the map change and
+	// the next frame): the old one is still there.
+	sc := &h.srv.svs.clients[c.num]
+	sc.dl = &download{serverID: h.srv.sv.serverID - 1}
+	n := len(c.blocks)
+	c.command("download " + dlMap)
+	h.run(300)
+	if sc.dl == nil || sc.dl.serverID != h.srv.sv.serverID || sc.stats.downloads != 2 || len(c.blocks) == n {
+		t.Fatalf("after the new request: download %v, %d started, %d new blocks", sc.dl != nil, sc.stats.downloads, len(c.blocks)-n)
+	}
+	if c.blocks[n].Block != 0 {
+		t.Errorf("the new download starts with block %d, want the header", c.blocks[n].Block)
+	}
+}
