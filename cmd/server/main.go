@@ -71,6 +71,13 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1
 	}
+	// Join the IPv6 group LAN browsers query (as ioquake3's servers
+	// did), so that a server on an IPv6-only network is found too.
+	if n, err := netchan.JoinMulticast6(conn, netchan.Multicast6); err == nil {
+		fmt.Fprintf(logw, "server: LAN browsers reach it through %v on %d interface(s)\n", netchan.Multicast6, n)
+	} else if !conn.LocalAddr().Addr().Is4() {
+		fmt.Fprintf(logw, "server: IPv6 LAN browsers will not find it: %v\n", err)
+	}
 	srv, err := server.New(conn, server.DefaultConfig(), logw, server.WithConsole(t))
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
