@@ -35,6 +35,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -99,6 +100,13 @@ func run(args []string, stderr io.Writer) int {
 	g.sess = session.New(t, stderr, binary.LittleEndian.Uint64(b[:])|1)
 	if cfg != nil {
 		g.sess.SetDataDir(cfg.m.Dir())
+		// The local server looks for maps where this client keeps the
+		// ones it downloaded, unless the command line says otherwise.
+		if v := t.Get("sv_mapdir"); v != nil && v.Value() == v.Default() && cfg.m.Dir() != "" {
+			if err := t.Set("sv_mapdir", filepath.Join(cfg.m.Dir(), "maps")); err != nil {
+				fmt.Fprintf(stderr, "client: %v\n", err)
+			}
+		}
 	}
 	client.AddRecordCommands(t, g.sess.DataDir(), g.sess.Client)
 	client.AddPlaybackCommands(t, g.sess.Playback)
