@@ -20,10 +20,8 @@ func (s *Session) Idle() (idle bool, reason string) {
 		return false, ""
 	}
 	switch kind, why := s.c.Dropped(); kind {
-	case client.DropByServer:
-		return true, "disconnected by the server: " + why
-	case client.DropError:
-		return true, why
+	case client.DropByServer, client.DropError:
+		return true, why // "server disconnected: was kicked", "no answer from ..."
 	}
 	return true, ""
 }

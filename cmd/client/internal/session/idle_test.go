@@ -68,7 +68,7 @@ func TestIdleAroundAKick(t *testing.T) {
 	tbl.ExecuteString("clientkick 0")
 	runUntil(t, s, tbl, "kicked", func() bool { idle, _ := s.Idle(); return idle })
 	_, reason := s.Idle()
-	if !strings.Contains(reason, "disconnected by the server") || !strings.Contains(strings.ToLower(reason), "kick") {
+	if !strings.Contains(reason, "server disconnected") || !strings.Contains(strings.ToLower(reason), "kick") {
 		t.Errorf("after a kick: reason %q, want the server's kick message", reason)
 	}
 	s.Disconnect()
