@@ -1,0 +1,273 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/netip"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"tremor/bg"
+)
+
+// sample writes one record of every kind and returns the file and the
+// records a reader should return.
+func sample(t testing.TB) ([]byte, []Record) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := netip.MustParseAddrPort("[fd00::1]:1")
+	cl := netip.MustParseAddrPort("127.0.0.1:27960")
+	ps1 := bg.PlayerState{CommandTime: 1234, Origin: bg.Vec{X: -5, Y: 900}, Aim: 77}
+	ps2 := ps1
+	ps2.CommandTime, ps2.Velocity.X = 1250, -320
+	want := []Record{
+		{Kind: KindStart, Start: Start{ClientSeed: 1<<63 | 5, ServerSeed: 42, Map: "duel1", ServerAddr: srv, ClientAddr: cl}},
+		{Kind: KindCvar, Name: "cl_packetloss", Value: "10"},
+		{Kind: KindConsole, Value: "addbot 2"},
+		{Kind: KindFrame, Frame: Frame{ClientTime: 16 * time.Millisecond, ServerTime: -3, Flags: FlagScores}},
+		{Kind: KindUserCmd, Cmd: bg.UserCmd{ServerTime: 1000, Aim: -1, RightMove: 127, UpMove: -127, Buttons: 5, Weapon: 2}},
+		{Kind: KindPacket, Side: Server, From: cl, At: 17 * time.Millisecond, Data: []byte("\xff\xff\xff\xffgetchallenge 7")},
+		{Kind: KindHash, Side: Server, Hash: 0xdeadbeefcafef00d},
+		{Kind: KindChallenge, Challenge: 123456789},
+		{Kind: KindPacket, Side: Client, From: srv, At: 0, Data: []byte{}},
+		{Kind: KindHash, Side: Client, Hash: 1},
+		{Kind: KindPlayerState, PS: ps1},
+		{Kind: KindPlayerState, PS: ps2},
+		{Kind: KindPlayerState, PS: ps2},
+	}
+	for _, r := range want {
+		var err error
+		switch r.Kind {
+		case KindStart:
+			err = w.Start(r.Start)
+		case KindCvar:
+			err = w.Cvar(r.Name, r.Value)
+		case KindConsole:
+			err = w.Console(r.Value)
+		case KindFrame:
+			err = w.Frame(r.Frame)
+		case KindUserCmd:
+			err = w.UserCmd(r.Cmd)
+		case KindPacket:
+			err = w.Packet(r.Side, r.From, r.At, r.Data)
+		case KindHash:
+			err = w.Hash(r.Side, r.Hash)
+		case KindChallenge:
+			err = w.Challenge(r.Challenge)
+		case KindPlayerState:
+			err = w.PlayerState(&r.PS)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if int64(buf.Len()) != w.Size() {
+		t.Fatalf("Size %d, file %d bytes", w.Size(), buf.Len())
+	}
+	return buf.Bytes(), want
+}
+
+func readAll(data []byte) ([]Record, error) {
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for {
+		var rec Record
+		err := r.Next(&rec)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if rec.Data != nil {
+			rec.Data = append([]byte{}, rec.Data...)
+		}
+		out = append(out, rec)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	data, want := sample(t)
+	got, err := readAll(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i := range want {
+		g := got[i]
+		g.Offset = 0
+		if !reflect.DeepEqual(g, want[i]) {
+			t.Errorf("record %d:\n got %+v\nwant %+v", i, g, want[i])
+		}
+	}
+	// The second identical player state costs only its mask.
+	if n := len(data); n > 400 {
+		t.Errorf("sample journal is %d bytes", n)
+	}
+}
+
+func TestPeek(t *testing.T) {
+	data, want := sample(t)
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Record
+	for i := range want {
+		p, err := r.Peek()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Kind != want[i].Kind {
+			t.Fatalf("peek %d: %v, want %v", i, p.Kind, want[i].Kind)
+		}
+		if err := r.Next(&rec); err != nil || rec.Kind != want[i].Kind {
+			t.Fatalf("next %d: %v %v", i, rec.Kind, err)
+		}
+	}
+	if _, err := r.Peek(); err != io.EOF {
+		t.Fatalf("peek at the end: %v", err)
+	}
+}
+
+// TestTruncated cuts the journal at every byte: each cut either ends
+// cleanly between records or gives an *Error with an offset inside the
+// file, and never panics.
+func TestTruncated(t *testing.T) {
+	data, want := sample(t)
+	clean := 0
+	for n := 0; n < len(data); n++ {
+		got, err := readAll(data[:n])
+		if err == nil {
+			clean++
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("cut at %d: %v is not an *Error", n, err)
+		}
+		if e.Offset < 0 || e.Offset > int64(n) {
+			t.Errorf("cut at %d: error offset %d outside the file", n, e.Offset)
+		}
+		if len(got) > len(want) {
+			t.Fatalf("cut at %d: %d records", n, len(got))
+		}
+	}
+	// Clean ends: the header alone and after each record but the last.
+	if clean != len(want) {
+		t.Errorf("%d clean cuts, want %d", clean, len(want))
+	}
+}
+
+func TestCorrupt(t *testing.T) {
+	data, _ := sample(t)
+	for _, tc := range []struct {
+		name string
+		edit func([]byte) []byte
+		msg  string
+		off  int64
+	}{
+		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, "not a journal", 0},
+		{"version", func(b []byte) []byte { b[4] = 9; return b }, "version 9", 4},
+		{"kind", func(b []byte) []byte { b[HeaderLen] = 200; return b }, "unknown record kind 200", HeaderLen},
+		{"length", func(b []byte) []byte {
+			return append(b[:HeaderLen], byte(KindConsole), 0xff, 0xff, 0xff, 0x7f)
+		}, "exceeds", HeaderLen + 1},
+		{"side", func(b []byte) []byte {
+			return append(b[:HeaderLen], byte(KindHash), 9, 7, 0, 0, 0, 0, 0, 0, 0, 0)
+		}, "bad side 7", HeaderLen + 2},
+		{"left over", func(b []byte) []byte {
+			return append(b[:HeaderLen], byte(KindChallenge), 2, 1, 1)
+		}, "left over", HeaderLen + 3},
+		{"address", func(b []byte) []byte {
+			return append(b[:HeaderLen], byte(KindPacket), 5, 0, 3, 'a', 'b', 'c')
+		}, "bad address", HeaderLen + 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.edit(append([]byte{}, data...))
+			_, err := readAll(b)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v, want an *Error", err)
+			}
+			if !strings.Contains(e.Msg, tc.msg) || e.Offset != tc.off {
+				t.Errorf("error %q, want %q at offset %d", err, tc.msg, tc.off)
+			}
+		})
+	}
+}
+
+// TestCap checks that the writer stops at its cap with ErrFull and
+// leaves a file that reads back whole up to the last record it took.
+func TestCap(t *testing.T) {
+	var buf bytes.Buffer
+	const limit = 1000
+	w, err := NewWriter(&buf, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkt := make([]byte, 100)
+	n := 0
+	for ; n < 100; n++ {
+		if err := w.Packet(Client, netip.AddrPort{}, 0, pkt); err != nil {
+			if err != ErrFull {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if err := w.Hash(Server, 1); err != ErrFull {
+		t.Fatalf("after the cap: %v", err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > limit || buf.Len() != int(w.Size()) {
+		t.Fatalf("file %d bytes, Size %d, cap %d", buf.Len(), w.Size(), limit)
+	}
+	got, err := readAll(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n || n == 0 {
+		t.Fatalf("read %d records, wrote %d", len(got), n)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	data, _ := sample(f)
+	f.Add(data)
+	f.Add(data[:HeaderLen])
+	f.Add(data[:len(data)/2])
+	f.Add([]byte(Magic + "\x01\x00\x09\x07\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := NewReader(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		var rec Record
+		for range 10000 {
+			if err := r.Next(&rec); err != nil {
+				var e *Error
+				if err != io.EOF && !errors.As(err, &e) {
+					t.Fatalf("error %v is neither io.EOF nor an *Error", err)
+				}
+				return
+			}
+		}
+	})
+}

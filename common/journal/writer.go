@@ -1,0 +1,203 @@
+package journal
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net/netip"
+	"time"
+
+	"tremor/bg"
+)
+
+// Writer appends records to a journal, up to a size cap. It is not safe
+// for concurrent use. The first error — a write that failed, or ErrFull
+// when the next record would pass the cap — ends the journal: every
+// later call returns it, and the file holds every record before it.
+type Writer struct {
+	bw    *bufio.Writer
+	limit int64
+	n     int64
+	err   error
+	buf   []byte
+	ps    []byte   // the encoded PlayerState being written
+	prev  []uint32 // the words of the PlayerState last written
+	words []uint32
+	mask  []byte
+}
+
+// NewWriter writes the header to w and returns a Writer that writes at
+// most limit bytes in all (0: no cap).
+func NewWriter(w io.Writer, limit int64) (*Writer, error) {
+	jw := &Writer{
+		bw:    bufio.NewWriterSize(w, 32<<10),
+		limit: limit,
+		buf:   make([]byte, 0, 1024),
+		ps:    make([]byte, 4*psWords),
+		prev:  make([]uint32, psWords),
+		words: make([]uint32, psWords),
+		mask:  make([]byte, PSMaskLen),
+	}
+	if limit > 0 && limit < int64(HeaderLen) {
+		return nil, fmt.Errorf("journal: size cap %d smaller than the header", limit)
+	}
+	var h [HeaderLen]byte
+	copy(h[:], Magic)
+	binary.LittleEndian.PutUint16(h[len(Magic):], Version)
+	if _, err := jw.bw.Write(h[:]); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	jw.n = int64(HeaderLen)
+	return jw, nil
+}
+
+// Size returns the bytes written so far, header included.
+func (w *Writer) Size() int64 { return w.n }
+
+// Err returns the error that ended the journal, or nil.
+func (w *Writer) Err() error { return w.err }
+
+// Flush writes what is buffered to the underlying writer.
+func (w *Writer) Flush() error {
+	if err := w.bw.Flush(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("journal: %w", err)
+	}
+	if w.err == ErrFull {
+		return nil // the file is whole up to the cap
+	}
+	return w.err
+}
+
+// record writes one record of kind k whose payload is w.buf.
+func (w *Writer) record(k Kind) error {
+	if w.err != nil {
+		return w.err
+	}
+	if len(w.buf) > MaxRecord {
+		return fmt.Errorf("journal: %v record of %d bytes exceeds %d", k, len(w.buf), MaxRecord)
+	}
+	var h [1 + binary.MaxVarintLen64]byte
+	h[0] = byte(k)
+	hn := 1 + binary.PutUvarint(h[1:], uint64(len(w.buf)))
+	size := int64(hn + len(w.buf))
+	if w.limit > 0 && w.n+size > w.limit {
+		w.err = ErrFull
+		_ = w.bw.Flush()
+		return w.err
+	}
+	if _, err := w.bw.Write(h[:hn]); err != nil {
+		w.err = fmt.Errorf("journal: %w", err)
+		return w.err
+	}
+	if _, err := w.bw.Write(w.buf); err != nil {
+		w.err = fmt.Errorf("journal: %w", err)
+		return w.err
+	}
+	w.n += size
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendAddr(b []byte, a netip.AddrPort) []byte {
+	var tmp [64]byte
+	t := tmp[:0]
+	if a.IsValid() {
+		t = a.AppendTo(t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(t)))
+	return append(b, t...)
+}
+
+// Start writes the session's start: seeds, map and addresses.
+func (w *Writer) Start(s Start) error {
+	w.buf = binary.LittleEndian.AppendUint64(w.buf[:0], s.ClientSeed)
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, s.ServerSeed)
+	w.buf = appendString(w.buf, s.Map)
+	w.buf = appendAddr(w.buf, s.ServerAddr)
+	w.buf = appendAddr(w.buf, s.ClientAddr)
+	return w.record(KindStart)
+}
+
+// Cvar writes one cvar's value at the start.
+func (w *Writer) Cvar(name, value string) error {
+	w.buf = appendString(w.buf[:0], name)
+	w.buf = appendString(w.buf, value)
+	return w.record(KindCvar)
+}
+
+// Frame writes the beginning of a frame.
+func (w *Writer) Frame(f Frame) error {
+	w.buf = binary.AppendVarint(w.buf[:0], int64(f.ClientTime))
+	w.buf = binary.AppendVarint(w.buf, int64(f.ServerTime))
+	w.buf = append(w.buf, f.Flags)
+	return w.record(KindFrame)
+}
+
+// UserCmd writes the frame's usercmd.
+func (w *Writer) UserCmd(c bg.UserCmd) error {
+	w.buf = w.buf[:0]
+	for _, v := range [...]int32{c.ServerTime, c.Aim, c.RightMove, c.UpMove, c.Buttons, c.Weapon} {
+		w.buf = binary.AppendVarint(w.buf, int64(v))
+	}
+	return w.record(KindUserCmd)
+}
+
+// Packet writes a packet side's engine read from from; at is when its
+// reader got it.
+func (w *Writer) Packet(side Side, from netip.AddrPort, at time.Duration, data []byte) error {
+	w.buf = append(w.buf[:0], byte(side))
+	w.buf = appendAddr(w.buf, from)
+	w.buf = binary.AppendVarint(w.buf, int64(at))
+	w.buf = append(w.buf, data...)
+	return w.record(KindPacket)
+}
+
+// Console writes a console line executed.
+func (w *Writer) Console(line string) error {
+	w.buf = append(w.buf[:0], line...)
+	return w.record(KindConsole)
+}
+
+// Hash writes one side's state hash after its frame.
+func (w *Writer) Hash(side Side, h uint64) error {
+	w.buf = append(w.buf[:0], byte(side))
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, h)
+	return w.record(KindHash)
+}
+
+// Challenge writes a client challenge the client drew.
+func (w *Writer) Challenge(n int32) error {
+	w.buf = binary.AppendVarint(w.buf[:0], int64(n))
+	return w.record(KindChallenge)
+}
+
+// PlayerState writes the predicted player state, as its differences from
+// the one written before.
+func (w *Writer) PlayerState(ps *bg.PlayerState) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := binary.Encode(w.ps, binary.LittleEndian, ps); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	clear(w.mask)
+	w.buf = append(w.buf[:0], w.mask...)
+	for i := range w.words {
+		v := binary.LittleEndian.Uint32(w.ps[4*i:])
+		w.words[i] = v
+		if v != w.prev[i] {
+			w.buf[i/8] |= 1 << (i % 8)
+			w.buf = binary.AppendVarint(w.buf, int64(int32(v-w.prev[i])))
+		}
+	}
+	if err := w.record(KindPlayerState); err != nil {
+		return err
+	}
+	copy(w.prev, w.words)
+	return nil
+}
