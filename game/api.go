@@ -97,6 +97,11 @@ type Game interface {
 	// server's info answers (Quake III's SVC_Info read the g_gametype
 	// cvar).
 	GameType() int32
+	// StateHash returns the hash of everything the simulation's next
+	// frame depends on (statehash.go, docs/statehash.md): the same
+	// inputs give the same hash on every run and every machine. The
+	// engine takes it after every RunFrame.
+	StateHash() uint64
 }
 
 // SharedEntity is the part of a game entity the engine reads (Quake III's

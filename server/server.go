@@ -175,6 +175,11 @@ type level struct {
 	// (Quake III's svs.snapshotEntities).
 	snapEnts     []bg.EntityState
 	nextSnapEnts int64
+
+	// The game's state hash after the last frame, and that frame's time
+	// (statehash.go).
+	frameHash     uint64
+	frameHashTime int32
 }
 
 // sendConn is the Conn every channel writes through: the server's
@@ -472,6 +477,7 @@ func (s *Server) Frame(now int32) {
 		s.svs.residual -= fm
 		s.svs.time += fm
 		s.sv.game.RunFrame(s.svs.time)
+		s.hashFrame()
 		ran = true
 		s.runQueue() // what the game asked for (map_restart) runs between frames
 	}
