@@ -238,6 +238,8 @@ type Client struct {
 
 	auto autoNudge // cl_autoNudge: gap samples and the delay chosen (autonudge.go)
 
+	journal journalState // the event journal's hooks (journal.go)
+
 	// Demos (demo_*.go).
 	rec            *recorder // the recording in progress, nil if none
 	playback       bool      // the messages come from a demo (Playback)
@@ -352,10 +354,14 @@ func (c *Client) readLoop(conn netchan.Conn) {
 
 // readPackets handles every packet that arrived since the last frame.
 func (c *Client) readPackets() {
+	if c.replayPackets() {
+		return
+	}
 	for {
 		select {
 		case p := <-c.inbox:
 			c.arrival = p.at
+			c.journalPacket(p)
 			c.packetEvent(p.from, p.buf[:p.n])
 			c.free <- p
 		default:
@@ -443,7 +449,7 @@ func (c *Client) Connect(addr netip.AddrPort) {
 	}
 	c.resetConnection()
 	c.conn.serverAddr = addr
-	c.conn.clientChallenge = newClientChallenge()
+	c.conn.clientChallenge = c.newChallenge()
 	c.conn.resendNow = true
 	c.setState(Connecting)
 }
@@ -475,7 +481,7 @@ func (c *Client) askChallengeAgain() {
 		return
 	}
 	c.conn.challenge = 0
-	c.conn.clientChallenge = newClientChallenge()
+	c.conn.clientChallenge = c.newChallenge()
 	c.conn.connectPackets = 0
 	c.conn.resendNow = true
 	c.setState(Connecting)

@@ -107,6 +107,9 @@ func (t *Table) ExecuteCommandLine(lines []string) {
 // executeLine tokenizes one line and runs it: a command, a cvar, the
 // fallback, or an unknown-command message.
 func (t *Table) executeLine(line string) {
+	if t.observer != nil {
+		defer t.observeLine(line)()
+	}
 	args := cmdargs.Tokenize(line)
 	if args.Truncated() {
 		t.Printf("console: line longer than %d bytes or %d tokens; cut short\n", cmdargs.MaxStringChars, cmdargs.MaxStringTokens)

@@ -48,6 +48,9 @@ type Table struct {
 
 	executing atomic.Bool
 	source    setSource // how the line being executed sets cvars
+
+	observer func(line string) // SetLineObserver's (observe.go)
+	running  int               // lines executing, nested (observe.go)
 }
 
 type setSource int
