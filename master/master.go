@@ -11,10 +11,10 @@
 // net/srclimit), so a flood of forged heartbeats fills no table. A listed
 // server stays listed for Config.Timeout after each verified
 // infoResponse. A heartbeat from a server already listed makes the
-// master check it again: if neither that getinfo nor one resend is
-// answered, the server is removed at once. That is how Quake III's final
-// heartbeats at shutdown ("flatline") take a server off the list: the
-// master asks, the server is gone, nobody answers.
+// master ask it again, but an unanswered getinfo removes nothing: a
+// server leaves the list only by timing out, as in dpmaster, because
+// anyone can forge a heartbeat and may be able to keep the server's
+// answer from arriving.
 //
 // getservers and getserversExt are answered with the listed servers that
 // match, split across packets, the last ending with the EOT marker. Every
@@ -72,10 +72,6 @@ const (
 	// makes a getinfo packet of 24 bytes, smaller than the heartbeats of
 	// Quake III (27 bytes) and DarkPlaces (25).
 	ChallengeLen = 11
-	// ProbeWait is how long, in ms, the master waits for the answer to
-	// the getinfo it sends a listed server that heartbeated, before it
-	// asks once more, and then before it removes the server.
-	ProbeWait = 2000
 
 	// HeartbeatBurst and HeartbeatPeriod limit heartbeats per source:
 	// HeartbeatBurst at once (a fleet host starting its servers), then
@@ -130,17 +126,15 @@ type Server struct {
 	GameType   int
 
 	expires int32 // time the server leaves the list
-	probes  int   // getinfos sent since the heartbeat of a listed server, unanswered
-	probeAt int32 // time of the last of them
 }
 
 // Stats counts what a master did.
 type Stats struct {
-	Heartbeats, Registered, Refreshed, Expired, Flatlined int
-	Refused                                               int // heartbeats and infoResponses refused (bad, limits)
-	Queries, QueriesLimited                               int // getservers received, and those refused or cut short
-	BytesIn, BytesOut                                     int64
-	BadPackets                                            int
+	Heartbeats, Registered, Refreshed, Expired int
+	Refused                                    int // heartbeats and infoResponses refused (bad, limits)
+	Queries, QueriesLimited                    int // getservers received, and those refused or cut short
+	BytesIn, BytesOut                          int64
+	BadPackets                                 int
 }
 
 // Master is a master server's state. It is not safe for concurrent use:
@@ -231,25 +225,14 @@ func (m *Master) Packet(now int32, from netip.AddrPort, data []byte) {
 	}
 }
 
-// Tick removes the servers whose time is up and resends or gives up the
-// checks of servers that heartbeated. Call it about once a second.
+// Tick removes the servers whose time is up. Call it about once a
+// second.
 func (m *Master) Tick(now int32) {
 	for addr, s := range m.servers {
-		switch {
-		case now-s.expires >= 0:
+		if now-s.expires >= 0 {
 			m.remove(addr)
 			m.stats.Expired++
 			m.logf(now, "%s: expired (no verified heartbeat for %v)", addr, m.cfg.Timeout)
-		case s.probes > 0 && now-s.probeAt >= ProbeWait:
-			if s.probes >= 2 {
-				m.remove(addr)
-				m.stats.Flatlined++
-				m.logf(now, "%s: removed (heartbeat, then no answer to getinfo: server shut down)", addr)
-				continue
-			}
-			s.probes++
-			s.probeAt = now
-			m.sendGetInfo(now, addr)
 		}
 	}
 }
@@ -296,10 +279,9 @@ func (m *Master) heartbeat(now int32, from netip.AddrPort, text string, size int
 		m.refuse(now, "%s: heartbeat refused: %d bytes, shorter than the %d-byte getinfo it would cause", from, size, getInfoLen)
 		return
 	}
-	if s, ok := m.servers[from]; ok {
-		if s.probes == 0 {
-			s.probes, s.probeAt = 1, now
-		}
+	if _, ok := m.servers[from]; ok {
+		// Ask again; the answer refreshes the entry, and no answer
+		// leaves it to time out (a heartbeat may be forged).
 		m.sendGetInfo(now, from)
 		return
 	}

@@ -95,7 +95,9 @@ func (s *Server) connectionless(from netip.AddrPort, data []byte) {
 		}
 	case strings.EqualFold(cmd, oob.CmdGetInfo):
 		s.svs.queryBudget.Received(s.svs.now, len(data))
-		if s.allowQuery(from) {
+		// A master's getinfo skips the per-source limit, which forged
+		// getinfos from the master's address could use up.
+		if s.isMaster(from) || s.allowQuery(from) {
 			s.infoResponse(from, text)
 		}
 	case strings.EqualFold(cmd, oob.CmdGetChallenge):

@@ -94,11 +94,27 @@ func (s *Server) sendHeartbeat(to netip.AddrPort) {
 	_ = s.out.WriteTo(p, to)
 }
 
-// finalHeartbeat tells every master the server is going away, as Quake
-// III's SV_MasterShutdown does: a heartbeat, sent twice against loss, to
-// the addresses last resolved. The master answers with a getinfo that
-// nobody answers any more, and takes the server off its list
-// (docs/master.md).
+// isMaster reports whether from is the resolved address and port of one
+// of the masters the server heartbeats. Their getinfos are answered
+// without the per-source query limit: the master's own getinfo cannot be
+// starved by forged ones from its address on another port, and forged
+// ones from its exact address and port only send infoResponses to the
+// master, within the query byte budget.
+func (s *Server) isMaster(from netip.AddrPort) bool {
+	from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+	for _, a := range s.svs.heartbeats.addrs {
+		if a.IsValid() && netip.AddrPortFrom(a.Addr().Unmap(), a.Port()) == from {
+			return true
+		}
+	}
+	return false
+}
+
+// finalHeartbeat sends every master a last heartbeat, twice against
+// loss, to the addresses last resolved, as Quake III's SV_MasterShutdown
+// does. The master asks with a getinfo that nobody answers any more; it
+// does not remove the server for that (a heartbeat can be forged), and
+// the server leaves its list when it times out (docs/master.md).
 func (s *Server) finalHeartbeat() {
 	hb := &s.svs.heartbeats
 	if !hb.sent {

@@ -126,3 +126,47 @@ func TestMasterCvarChange(t *testing.T) {
 		t.Fatalf("after setting sv_master1: %q", got)
 	}
 }
+
+// infoResponsesTo counts the infoResponses waiting for addr.
+func infoResponsesTo(h *harness, addr netip.AddrPort) int {
+	n := 0
+	for _, p := range h.net.pending(addr) {
+		if text, err := oob.Parse(p.data); err == nil && oob.Command(text) == oob.CmdInfoResponse {
+			n++
+		}
+	}
+	return n
+}
+
+// Forged getinfos from the master's address on another port use up that
+// address's per-source query allowance; the master's own getinfo, from
+// the address and port the server heartbeats, is answered all the same.
+func TestMasterGetInfoNotStarved(t *testing.T) {
+	master := netip.MustParseAddrPort("10.0.0.9:27950")
+	cfg := testConfig()
+	cfg.Masters[0] = master.String()
+	h := newHarness(t, cfg)
+	heartbeatsTo(h, master, 1) // resolved: the server knows its address
+
+	srv := netip.MustParseAddrPort(serverAddr)
+	forger := h.net.conn("10.0.0.9:1")
+	mconn := h.net.conn(master.String())
+	for round := range 10 {
+		for range QueryBurst + 2 {
+			forger.WriteTo(oob.Packet(oob.FormatGetInfo("forged")), srv)
+		}
+		h.deliver()
+		mconn.WriteTo(oob.Packet(oob.FormatGetInfo("Chal-lenge_1")), srv)
+		h.deliver()
+		if n := infoResponsesTo(h, master); n != 1 {
+			t.Fatalf("round %d: %d infoResponses to the master's getinfo, want 1", round, n)
+		}
+		h.net.pending(netip.MustParseAddrPort("10.0.0.9:1"))
+		h.now += 1000 // a few forged getinfos a second: no flood
+		h.srv.Frame(h.now)
+	}
+	// Another port of the master's address is still limited.
+	if got := h.srv.Stats().QueriesLimited; got == 0 {
+		t.Error("forged getinfos from the master's address on another port were not limited")
+	}
+}
