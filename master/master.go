@@ -18,8 +18,8 @@
 //
 // getservers and getserversExt are answered with the listed servers that
 // match, split across packets, the last ending with the EOT marker. Every
-// table is bounded, every kind of request limited per source (IPv4
-// address or IPv6 /64), and the answers to getservers, larger than the
+// table is bounded, heartbeats are limited per address and port, the
+// other requests per source (IPv4 address or IPv6 /64), and the answers to getservers, larger than the
 // requests, also spend a global budget that in a flood lets out no more
 // bytes than came in.
 //
@@ -73,11 +73,15 @@ const (
 	// Quake III (27 bytes) and DarkPlaces (25).
 	ChallengeLen = 11
 
-	// HeartbeatBurst and HeartbeatPeriod limit heartbeats per source:
-	// HeartbeatBurst at once (a fleet host starting its servers), then
-	// one every HeartbeatPeriod ms. Each costs one getinfo no larger
-	// than itself.
-	HeartbeatBurst  = 32
+	// HeartbeatBurst and HeartbeatPeriod limit heartbeats per address
+	// and port: HeartbeatBurst at once (a map load, the final heartbeat
+	// sent twice), then one every HeartbeatPeriod ms. Each costs one
+	// getinfo no larger than itself, sent to that address and port. The
+	// port counts, unlike in the other limits, so that heartbeats forged
+	// from a server's address on another port cannot use up its own
+	// allowance; forged ones from its very address and port only make
+	// the master ask the real server, whose answer keeps it listed.
+	HeartbeatBurst  = 2
 	HeartbeatPeriod = 1000
 	// QueryBurst and QueryPeriod limit getservers and getserversExt per
 	// source: a browser asks once a refresh.
@@ -147,7 +151,7 @@ type Master struct {
 	sources map[netip.Addr]int // listed servers per source
 
 	challenger     srclimit.Challenger
-	heartbeatLimit srclimit.Limiter[netip.Addr]
+	heartbeatLimit srclimit.Limiter[netip.AddrPort] // per address and port
 	queryLimit     srclimit.Limiter[netip.Addr]
 	budget         srclimit.FloodBudget
 
@@ -177,7 +181,7 @@ func New(cfg Config, send func(to netip.AddrPort, p []byte), log io.Writer) *Mas
 		servers:        make(map[netip.AddrPort]*Server),
 		sources:        make(map[netip.Addr]int),
 		challenger:     srclimit.NewChallenger(key, ChallengeEpoch),
-		heartbeatLimit: srclimit.NewLimiter[netip.Addr](HeartbeatBurst, HeartbeatPeriod, MaxSources),
+		heartbeatLimit: srclimit.NewLimiter[netip.AddrPort](HeartbeatBurst, HeartbeatPeriod, MaxSources),
 		queryLimit:     srclimit.NewLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxSources),
 		budget:         srclimit.FloodBudget{FloodPackets: FloodPackets, QuietBurst: QuietBurst, QuietRate: QuietRate},
 	}
@@ -264,8 +268,8 @@ const getInfoLen = len(oob.Marker) + len(oob.CmdGetInfo) + 1 + ChallengeLen + 1
 
 func (m *Master) heartbeat(now int32, from netip.AddrPort, text string, size int) {
 	m.stats.Heartbeats++
-	if !m.heartbeatLimit.Allow(srclimit.Source(from), now) {
-		m.refuse(now, "%s: heartbeat refused: too many from that address", from)
+	if !m.heartbeatLimit.Allow(from, now) {
+		m.refuse(now, "%s: heartbeat refused: too many from that address and port", from)
 		return
 	}
 	protocol, err := oob.ParseHeartbeat(text)

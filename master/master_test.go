@@ -159,18 +159,49 @@ func TestRefusedHeartbeats(t *testing.T) {
 	if out := h.take(); len(out) != 0 {
 		t.Fatalf("answered %d bad or short heartbeats", len(out))
 	}
-	// The per-source limit: HeartbeatBurst at once.
-	for i := range HeartbeatBurst + 5 {
-		h.m.Packet(0, netip.AddrPortFrom(srvA.Addr(), uint16(1000+i)), heartbeat)
+	// The limit per address and port: HeartbeatBurst at once (two went
+	// to the bad ones above), then one per HeartbeatPeriod.
+	for range HeartbeatBurst + 5 {
+		h.m.Packet(0, srvB, heartbeat)
 	}
-	if n := len(h.take()); n != HeartbeatBurst-2 { // two went to the bad ones above
-		t.Fatalf("%d getinfos for %d heartbeats from one address, want %d", n, HeartbeatBurst+5, HeartbeatBurst-2)
+	if n := len(h.take()); n != HeartbeatBurst {
+		t.Fatalf("%d getinfos for %d heartbeats from one address and port, want %d", n, HeartbeatBurst+5, HeartbeatBurst)
+	}
+	h.m.Packet(HeartbeatPeriod, srvB, heartbeat)
+	if n := len(h.take()); n != 1 {
+		t.Fatalf("%d getinfos after HeartbeatPeriod, want 1", n)
+	}
+}
+
+// Heartbeats forged from a server's address on other ports, enough to use
+// up any per-address allowance, do not keep its own heartbeat (every
+// 300 s) from being answered.
+func TestForgedHeartbeatsOtherPort(t *testing.T) {
+	h := newHarness(t, DefaultConfig())
+	victim := netip.AddrPortFrom(srvA.Addr(), 27960)
+	now := int32(1000)
+	for i := range 64 {
+		h.m.Packet(now, netip.AddrPortFrom(srvA.Addr(), uint16(1+i%2)), heartbeat)
+	}
+	for s := range 900 {
+		now += 1000
+		h.m.Packet(now, netip.AddrPortFrom(srvA.Addr(), 1), heartbeat)
+		h.m.Packet(now, netip.AddrPortFrom(srvA.Addr(), 2), heartbeat)
+		h.take()
+		if s%300 == 150 {
+			h.m.Packet(now, victim, heartbeat)
+			ch := h.getInfoChallenge(victim)
+			h.m.Packet(now+5, victim, infoResponse(info(ch, 1, 8)))
+			if got := h.listed(); len(got) != 1 || got[0] != victim {
+				t.Fatalf("at %d s: listed %v, want %v", s, got, victim)
+			}
+		}
 	}
 }
 
 func TestBadInfo(t *testing.T) {
 	h := newHarness(t, DefaultConfig())
-	for _, bad := range []string{
+	for i, bad := range []string{
 		`\protocol\3\clients\1`,                  // no sv_maxclients
 		`\protocol\3\clients\1\sv_maxclients\0`,  // 0 slots
 		`\protocol\x\clients\1\sv_maxclients\8`,  // not a number
@@ -178,9 +209,10 @@ func TestBadInfo(t *testing.T) {
 		`\protocol\3\clients\-1\sv_maxclients\8`, // negative
 		`\protocol\3\clients\1\sv_maxclients\8\gametype\z`,
 	} {
-		h.m.Packet(0, srvA, heartbeat)
+		now := int32(i) * HeartbeatPeriod
+		h.m.Packet(now, srvA, heartbeat)
 		ch := h.getInfoChallenge(srvA)
-		h.m.Packet(0, srvA, infoResponse(`\challenge\`+ch+bad))
+		h.m.Packet(now, srvA, infoResponse(`\challenge\`+ch+bad))
 		if len(h.m.Servers()) != 0 {
 			t.Fatalf("listed with info %s", bad)
 		}
@@ -351,7 +383,7 @@ func TestGetServersSplit(t *testing.T) {
 	h := newHarness(t, Config{Timeout: time.Hour, MaxServers: 1000, MaxPerSource: 1})
 	for i := range 400 {
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, byte(i >> 8), byte(i)}), 27960)
-		h.register(int32(i/HeartbeatBurst)*1000, addr, 1, 8)
+		h.register(int32(i/32)*1000, addr, 1, 8)
 	}
 	got, packets := h.getServers(20_000, netip.MustParseAddrPort("198.51.100.1:1"), "getservers 3")
 	if len(got) != 400 || packets < 2 {
