@@ -114,6 +114,26 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("record %d:\n got %+v\nwant %+v", i, g, want[i])
 		}
 	}
+	// Write copies a journal record by record.
+	var cp bytes.Buffer
+	w, err := NewWriter(&cp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if err := w.Write(&got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(cp.Bytes(), data) {
+		t.Errorf("copy differs from the original")
+	}
+	if err := w.Write(&Record{Kind: 99}); err == nil {
+		t.Errorf("wrote a record of an unknown kind")
+	}
 	// The second identical player state costs only its mask.
 	if n := len(data); n > 400 {
 		t.Errorf("sample journal is %d bytes", n)

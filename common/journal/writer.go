@@ -201,3 +201,29 @@ func (w *Writer) PlayerState(ps *bg.PlayerState) error {
 	copy(w.prev, w.words)
 	return nil
 }
+
+// Write writes rec as the method of its kind would: a journal read with
+// a Reader is copied, or edited, record by record.
+func (w *Writer) Write(rec *Record) error {
+	switch rec.Kind {
+	case KindStart:
+		return w.Start(rec.Start)
+	case KindCvar:
+		return w.Cvar(rec.Name, rec.Value)
+	case KindFrame:
+		return w.Frame(rec.Frame)
+	case KindUserCmd:
+		return w.UserCmd(rec.Cmd)
+	case KindPacket:
+		return w.Packet(rec.Side, rec.From, rec.At, rec.Data)
+	case KindConsole:
+		return w.Console(rec.Value)
+	case KindHash:
+		return w.Hash(rec.Side, rec.Hash)
+	case KindChallenge:
+		return w.Challenge(rec.Challenge)
+	case KindPlayerState:
+		return w.PlayerState(&rec.PS)
+	}
+	return fmt.Errorf("journal: cannot write a record of %v", rec.Kind)
+}

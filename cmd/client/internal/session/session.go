@@ -32,6 +32,7 @@ import (
 	"tremor/client"
 	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
+	"tremor/common/journal"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/server"
@@ -45,11 +46,14 @@ type Session struct {
 	stderr io.Writer
 	seed   uint64
 
-	srv      *server.Server
-	srvConn  *pollConn
-	srvStart time.Time
-	lanAddr  netip.AddrPort // the server's UDP port, if open
-	pkt      []byte
+	srv     *server.Server
+	srvConn *pollConn
+	srvBase time.Duration  // the client time the server's clock starts from
+	lastNow time.Duration  // the time of the last Frame
+	lanAddr netip.AddrPort // the server's UDP port, if open
+	pkt     []byte
+
+	jn journalState // the event journal recorded or replayed (journal.go)
 
 	c     *client.Client
 	pb    *client.Playback // a demo playing, instead of c
@@ -153,24 +157,43 @@ func (s *Session) StartMap(name string) error {
 			conn, lan = m, m.UDPAddr()
 		}
 	}
+	var seed uint64 // the server draws its own, unless a journal records it
+	if v := s.t.Get("journal"); v != nil && v.Int() == 1 {
+		seed = s.seed*0x9e3779b97f4a7c15 | 1
+	}
+	return s.startServer(name, newPollConn(conn), b, lan, seed)
+}
+
+// startServer starts the embedded server on conn with map name and
+// connects the client to it over clientConn; seed seeds the server (0:
+// a seed of its own). With journal 1 it starts recording first.
+func (s *Session) startServer(name string, conn, clientConn netchan.Conn, lan netip.AddrPort, seed uint64) error {
 	logw := prefixWriter{s.stderr, "server: "}
-	pc := newPollConn(conn)
-	srv, err := server.New(pc, server.DefaultConfig(), logw, server.WithHostConsole(s.t))
+	cfg := server.DefaultConfig()
+	cfg.Seed = seed
+	srv, err := server.New(conn, cfg, logw, server.WithHostConsole(s.t))
 	if err != nil {
-		pc.Close()
-		b.Close()
+		conn.Close()
+		clientConn.Close()
 		return err
 	}
 	if err := srv.Map(name); err != nil {
 		srv.Close()
-		b.Close()
+		clientConn.Close()
 		return err
 	}
-	s.srv, s.srvConn, s.srvStart, s.lanAddr = srv, pc, time.Now(), lan
+	pc, _ := conn.(*pollConn)
+	s.srv, s.srvConn, s.srvBase, s.lanAddr = srv, pc, s.lastNow, lan
 	if s.pkt == nil {
 		s.pkt = make([]byte, netchan.MaxLoopbackPacket)
 	}
-	s.open(b, srv.Addr())
+	if v := s.t.Get("journal"); v != nil && v.Int() == 1 && seed != 0 && s.jn.rp == nil {
+		st := journal.Start{ClientSeed: s.seed, ServerSeed: seed, Map: name, ServerAddr: srv.Addr(), ClientAddr: clientConn.LocalAddr()}
+		if err := s.startRecording(st); err != nil {
+			fmtLine(s.stderr, "journal: not recording: %v", err)
+		}
+	}
+	s.open(clientConn, srv.Addr())
 	return nil
 }
 
@@ -185,19 +208,19 @@ func (s *Session) Server() *server.Server { return s.srv }
 
 // serverFrame gives the embedded server the packets that arrived and runs
 // its frames up to now.
-func (s *Session) serverFrame() {
+func (s *Session) serverFrame(now int32) {
 	if s.srv == nil {
 		return
 	}
-	now := int32(time.Since(s.srvStart).Milliseconds())
 	for {
-		n, from, ok := s.srvConn.poll(s.pkt)
+		n, from, ok := s.pollServer()
 		if !ok {
 			break
 		}
 		s.srv.Packet(now, from, s.pkt[:n])
 	}
 	s.srv.Frame(now)
+	s.journalServer()
 }
 
 // Connect joins the server at addr ("host[:port]") over UDP.
@@ -228,6 +251,7 @@ func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
 		s.c.Close()
 	}
 	s.c = client.New(conn, s.clientConfig())
+	s.setClientHooks()
 	client.ApplyDemoCvars(s.c, s.t, s.dataDir)
 	s.c.Connect(addr)
 }
@@ -251,8 +275,24 @@ func (s *Session) clientConfig() client.Config {
 }
 
 // Frame runs the engine, and with it the cgame, for one client frame.
+// While a journal replays (PlayJournal), it runs the recorded frames up
+// to now instead, ignoring cmd and wantScores.
 func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
-	s.serverFrame()
+	if s.jn.rp != nil {
+		s.replayFrame(now)
+		return
+	}
+	s.frame(now, cmd, wantScores)
+}
+
+// frame runs one frame: the embedded server's, then the client's.
+func (s *Session) frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
+	s.jn.inFrame = true
+	defer func() { s.jn.inFrame = false }()
+	s.lastNow = now
+	srvTime := s.serverTime(now)
+	s.journalBegin(now, srvTime, cmd, wantScores)
+	s.serverFrame(srvTime)
 	if s.pb != nil {
 		s.playFrame(now)
 		return
@@ -262,6 +302,7 @@ func (s *Session) Frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 		return
 	}
 	c.Frame(now, cmd)
+	s.journalClient()
 	if c.State() != client.Active {
 		return
 	}
@@ -349,6 +390,8 @@ func (s *Session) Clock() (start int32, limit int) {
 // Disconnect leaves the game and stops the embedded server, if any; the
 // session can start or join another afterwards.
 func (s *Session) Disconnect() {
+	s.stopRecording()
+	s.closeReplay()
 	if s.pb != nil {
 		s.pb.Close()
 		s.pb = nil
