@@ -62,6 +62,12 @@ const (
 	// DefaultMaxPerSource bounds the servers one source (IPv4 address or
 	// IPv6 /64) may list: a fleet host runs a few dozen.
 	DefaultMaxPerSource = 32
+	// DefaultMaxPerBlock bounds the servers one IPv4 /24 or IPv6 /48
+	// (srclimit.Block) may list: four full fleet hosts. One customer's
+	// IPv6 /56 or /48 holds hundreds of /64 sources, each allowed
+	// DefaultMaxPerSource, and would fill the list without it; with it,
+	// filling the default list takes 32 such blocks.
+	DefaultMaxPerBlock = 128
 
 	// ChallengeEpoch is the length in milliseconds of a challenge epoch:
 	// a getinfo challenge is valid in its epoch and the next, so a server
@@ -108,13 +114,14 @@ type Config struct {
 	Timeout      time.Duration // how long a server stays listed after its last verified infoResponse
 	MaxServers   int           // most servers listed
 	MaxPerSource int           // most servers listed from one IPv4 address or IPv6 /64
+	MaxPerBlock  int           // most servers listed from one IPv4 /24 or IPv6 /48
 	// Key keys the challenges; nil draws a random one.
 	Key []byte
 }
 
 // DefaultConfig returns the default settings.
 func DefaultConfig() Config {
-	return Config{Timeout: DefaultTimeout, MaxServers: DefaultMaxServers, MaxPerSource: DefaultMaxPerSource}
+	return Config{Timeout: DefaultTimeout, MaxServers: DefaultMaxServers, MaxPerSource: DefaultMaxPerSource, MaxPerBlock: DefaultMaxPerBlock}
 }
 
 // Server is a listed server, as its last verified infoResponse described
@@ -149,6 +156,7 @@ type Master struct {
 	log     io.Writer
 	servers map[netip.AddrPort]*Server
 	sources map[netip.Addr]int // listed servers per source
+	blocks  map[netip.Addr]int // listed servers per block
 
 	challenger     srclimit.Challenger
 	heartbeatLimit srclimit.Limiter[netip.AddrPort] // per address and port
@@ -180,6 +188,7 @@ func New(cfg Config, send func(to netip.AddrPort, p []byte), log io.Writer) *Mas
 		log:            log,
 		servers:        make(map[netip.AddrPort]*Server),
 		sources:        make(map[netip.Addr]int),
+		blocks:         make(map[netip.Addr]int),
 		challenger:     srclimit.NewChallenger(key, ChallengeEpoch),
 		heartbeatLimit: srclimit.NewLimiter[netip.AddrPort](HeartbeatBurst, HeartbeatPeriod, MaxSources),
 		queryLimit:     srclimit.NewLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxSources),
@@ -247,6 +256,10 @@ func (m *Master) remove(addr netip.AddrPort) {
 	if m.sources[src]--; m.sources[src] <= 0 {
 		delete(m.sources, src)
 	}
+	blk := srclimit.Block(addr)
+	if m.blocks[blk]--; m.blocks[blk] <= 0 {
+		delete(m.blocks, blk)
+	}
 }
 
 // challenge returns the wire form of a challenge value.
@@ -304,6 +317,9 @@ func (m *Master) room(addr netip.AddrPort) error {
 	if n := m.sources[srclimit.Source(addr)]; n >= m.cfg.MaxPerSource {
 		return fmt.Errorf("%d servers listed from that address already", n)
 	}
+	if n := m.blocks[srclimit.Block(addr)]; n >= m.cfg.MaxPerBlock {
+		return fmt.Errorf("%d servers listed from that network already", n)
+	}
 	return nil
 }
 
@@ -343,6 +359,7 @@ func (m *Master) infoResponse(now int32, from netip.AddrPort, text string) {
 	}
 	m.servers[from] = &s
 	m.sources[srclimit.Source(from)]++
+	m.blocks[srclimit.Block(from)]++
 	m.stats.Registered++
 	m.logf(now, "%s: listed: %q, map %s, game %s, protocol %d, %d/%d clients (%d servers)",
 		from, s.Hostname, s.Map, cmpOr(s.Game, "-"), s.Protocol, s.Clients, s.MaxClients, len(m.servers))

@@ -315,6 +315,68 @@ func TestTableLimits(t *testing.T) {
 	h.register(0, c, 1, 8)
 }
 
+// tryRegister runs a heartbeat and, if the master asks, the answer, and
+// reports whether addr got listed.
+func (h *harness) tryRegister(now int32, addr netip.AddrPort) bool {
+	h.m.Packet(now, addr, heartbeat)
+	out := h.take()
+	if len(out) == 0 {
+		return false
+	}
+	text, err := oob.Parse(out[0].p)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ch, err := oob.ParseGetInfo(text)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.m.Packet(now+5, addr, infoResponse(info(ch, 1, 8)))
+	_, ok := h.m.servers[addr]
+	return ok
+}
+
+// One IPv6 /56 (256 /64 sources, what one customer often holds) lists at
+// most MaxPerBlock servers, and servers elsewhere still get in.
+func TestBlockLimit(t *testing.T) {
+	h := newHarness(t, DefaultConfig())
+	listed := 0
+	for sub := range 256 {
+		for port := range DefaultMaxPerSource {
+			a := netip.AddrPortFrom(netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, byte(sub), 15: 1}), uint16(27960+port))
+			if h.tryRegister(0, a) {
+				listed++
+			}
+		}
+	}
+	if listed != DefaultMaxPerBlock {
+		t.Fatalf("one /56 listed %d servers, want %d", listed, DefaultMaxPerBlock)
+	}
+	// The same for an IPv4 /24.
+	listed = 0
+	for host := range 256 {
+		for port := range 4 {
+			if h.tryRegister(0, netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, byte(host)}), uint16(27960+port))) {
+				listed++
+			}
+		}
+	}
+	if listed != DefaultMaxPerBlock {
+		t.Fatalf("one /24 listed %d servers, want %d", listed, DefaultMaxPerBlock)
+	}
+	// Another /48 and another /24 are listed.
+	h.register(0, netip.MustParseAddrPort("[2001:db8:1::1]:27960"), 1, 8)
+	h.register(0, srvA, 1, 8)
+	if n := len(h.m.Servers()); n != 2*DefaultMaxPerBlock+2 {
+		t.Fatalf("%d servers listed, want %d", n, 2*DefaultMaxPerBlock+2)
+	}
+	// A server leaving makes room in its block.
+	h.m.remove(netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, 0}), 27960))
+	if !h.tryRegister(0, netip.MustParseAddrPort("198.51.100.200:1")) {
+		t.Fatal("no room in the /24 after a server left")
+	}
+}
+
 // getServers sends q and returns the servers of the answer, checking
 // that it ends with EOT and nothing follows.
 func (h *harness) getServers(now int32, from netip.AddrPort, q string) ([]netip.AddrPort, int) {
@@ -380,7 +442,7 @@ func TestGetServersFilters(t *testing.T) {
 }
 
 func TestGetServersSplit(t *testing.T) {
-	h := newHarness(t, Config{Timeout: time.Hour, MaxServers: 1000, MaxPerSource: 1})
+	h := newHarness(t, Config{Timeout: time.Hour, MaxServers: 1000, MaxPerSource: 1, MaxPerBlock: 1000})
 	for i := range 400 {
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, byte(i >> 8), byte(i)}), 27960)
 		h.register(int32(i/32)*1000, addr, 1, 8)
@@ -460,7 +522,7 @@ func FuzzPacket(f *testing.F) {
 	f.Add([]byte("\xff\xff\xff\xffGetservers 0"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var out int
-		m := New(Config{Timeout: time.Minute, MaxServers: 4, MaxPerSource: 2, Key: []byte("k")},
+		m := New(Config{Timeout: time.Minute, MaxServers: 4, MaxPerSource: 2, MaxPerBlock: 3, Key: []byte("k")},
 			func(to netip.AddrPort, p []byte) { out += len(p) }, nil)
 		from := netip.MustParseAddrPort("192.0.2.1:27960")
 		m.Packet(0, from, data)

@@ -10,7 +10,7 @@
 // master_timeout is how many seconds a server stays listed after its
 // last verified heartbeat (default 900); master_maxServers and
 // master_maxPerSource bound the list and what one IPv4 address or IPv6
-// /64 may list. The limits and the timeout may also be changed with
+// /64 may list, master_maxPerBlock what one IPv4 /24 or IPv6 /48 may. The limits and the timeout may also be changed with
 // "set" lines on standard input while it runs. The status log, one
 // timestamped line per listing, expiry or refusal (at most 20 a second),
 // goes to standard output. SIGINT or SIGTERM stops it with status 0.
@@ -47,6 +47,8 @@ var cvars = []console.Decl{
 		Min: 1, Max: 1 << 20, Help: "most servers listed"},
 	{Name: "master_maxPerSource", Default: strconv.Itoa(master.DefaultMaxPerSource), Flags: console.Integral,
 		Min: 1, Max: 1 << 20, Help: "most servers listed from one IPv4 address or IPv6 /64"},
+	{Name: "master_maxPerBlock", Default: strconv.Itoa(master.DefaultMaxPerBlock), Flags: console.Integral,
+		Min: 1, Max: 1 << 20, Help: "most servers listed from one IPv4 /24 or IPv6 /48"},
 }
 
 func main() {
@@ -93,6 +95,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		c.Timeout = time.Duration(t.Get("master_timeout").Int()) * time.Second
 		c.MaxServers = t.Get("master_maxServers").Int()
 		c.MaxPerSource = t.Get("master_maxPerSource").Int()
+		c.MaxPerBlock = t.Get("master_maxPerBlock").Int()
 		return c
 	}
 	mods := func() uint64 {

@@ -31,6 +31,24 @@ func Source(addr netip.AddrPort) netip.Addr {
 	return p.Addr()
 }
 
+// Block returns the larger network addr belongs to, for limits that one
+// party spread over many sources could otherwise get around: the IPv4
+// /24, or the IPv6 /48 (a site's usual allocation; a provider's
+// customer often holds a /56 or a /48, that is 256 or 65536 /64
+// sources).
+func Block(addr netip.AddrPort) netip.Addr {
+	a := addr.Addr().Unmap()
+	bits := 48
+	if a.Is4() {
+		bits = 24
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return a
+	}
+	return p.Addr()
+}
+
 // Bucket is a leaky bucket (Quake III's leakyBucket_t): up to burst
 // events pass at once, and the level drains by one every period
 // milliseconds. The zero value is an empty bucket.

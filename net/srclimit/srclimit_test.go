@@ -19,6 +19,21 @@ func TestSource(t *testing.T) {
 	}
 }
 
+func TestBlock(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{"1.2.3.4:27960", "1.2.3.0"},
+		{"[::ffff:1.2.3.255]:5", "1.2.3.0"},
+		{"[2001:db8:1:2:3:4:5:6]:27960", "2001:db8:1::"},
+		{"[2001:db8:1:ff00::1]:1", "2001:db8:1::"},
+		{"[2001:db8:2::1]:1", "2001:db8:2::"},
+	}
+	for _, tt := range tests {
+		if got := Block(netip.MustParseAddrPort(tt.addr)); got.String() != tt.want {
+			t.Errorf("Block(%s) = %s, want %s", tt.addr, got, tt.want)
+		}
+	}
+}
+
 func TestBucket(t *testing.T) {
 	var b Bucket
 	for i := range 3 {
