@@ -424,8 +424,11 @@ func printable(s string, n int) string {
 }
 
 // Matches reports whether a server is in the answer to q: same protocol;
-// the same game name, ignoring case, unless q is Quake III's form (no
-// game name), which lists every game of that protocol; not empty (no
+// the same game name, ignoring case; a query without one (Quake III's
+// form, qstat's) asks for Tremor, as dpmaster maps such queries to one
+// game, so it lists Tremor servers and those that gave no game name,
+// not the other games of the same protocol (DarkPlaces' and Xonotic's
+// also use 3); not empty (no
 // clients, bots counting as clients as in Quake III's "clients") unless
 // q asks for empty servers, not full unless it asks for full ones; and of
 // an address family q asks for.
@@ -433,7 +436,12 @@ func Matches(s *Server, q oob.GetServers) bool {
 	if s.Protocol != q.Protocol {
 		return false
 	}
-	if q.Game != "" && !strings.EqualFold(s.Game, q.Game) {
+	switch {
+	case q.Game != "":
+		if !strings.EqualFold(s.Game, q.Game) {
+			return false
+		}
+	case s.Game != "" && !strings.EqualFold(s.Game, oob.GameName):
 		return false
 	}
 	if s.Clients == 0 && !q.Empty || s.Clients >= s.MaxClients && !q.Full {

@@ -410,11 +410,23 @@ func TestGetServersFilters(t *testing.T) {
 	h.register(0, full, 8, 8)
 	h.register(0, some, 2, 8) // two bots count as clients
 	h.register(0, six, 2, 8)
-	// A server of another game and protocol.
+	// Servers of other games, one of Tremor's protocol, and a Quake III
+	// server, which gives no game name.
 	other := netip.MustParseAddrPort("192.0.2.13:1")
-	h.m.Packet(0, other, heartbeat)
-	ch := h.getInfoChallenge(other)
-	h.m.Packet(0, other, infoResponse(`\challenge\`+ch+`\protocol\68\gamename\Other\clients\1\sv_maxclients\8`))
+	xon := netip.MustParseAddrPort("192.0.2.14:1")
+	q3 := netip.MustParseAddrPort("192.0.2.15:1")
+	for _, s := range []struct {
+		addr netip.AddrPort
+		info string
+	}{
+		{other, `\protocol\68\gamename\Other\clients\1\sv_maxclients\8`},
+		{xon, `\protocol\3\gamename\Xonotic\clients\1\sv_maxclients\8`},
+		{q3, `\protocol\68\clients\1\sv_maxclients\8`},
+	} {
+		h.m.Packet(0, s.addr, heartbeat)
+		ch := h.getInfoChallenge(s.addr)
+		h.m.Packet(0, s.addr, infoResponse(`\challenge\`+ch+s.info))
+	}
 
 	client := netip.MustParseAddrPort("198.51.100.1:5000")
 	tests := []struct {
@@ -426,7 +438,9 @@ func TestGetServersFilters(t *testing.T) {
 		{"getservers Tremor 3 full", []netip.AddrPort{full, some}},
 		{"getservers tremor 3 empty", []netip.AddrPort{empty, some}},
 		{"getservers Other 3", nil},
-		{"getservers 68", []netip.AddrPort{other}},
+		{"getservers Xonotic 3 empty", []netip.AddrPort{xon}},
+		{"getservers 68", []netip.AddrPort{q3}},
+		{"getservers Other 68", []netip.AddrPort{other}},
 		{"getservers 4 empty full", nil},
 		{"getserversExt Tremor 3", []netip.AddrPort{some, six}},
 		{"getserversExt Tremor 3 ipv6", []netip.AddrPort{six}},
