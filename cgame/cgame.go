@@ -109,6 +109,7 @@ type Stats struct {
 	ServerCommandsLost     int // server commands overwritten before cgame read them
 	UnknownServerCommands  int // server commands cgame did not know
 	TimeHeld               int // frames the engine's server time went backwards and was held
+	TimeJumpsBack          int // frames it went back by more than JumpBackTime and was followed
 	LevelRestarts          int // snapshots from a restarted level with an earlier server time
 	MapRestarts            int // map_restart commands
 }
@@ -289,6 +290,12 @@ func (g *CGame) SetServerCommandSequence(seq int32) {
 	g.cmdSeq, g.cmdSeqSet = seq, true
 }
 
+// JumpBackTime: the engine's server time going back by more than this
+// many milliseconds is its clock reset after a stall (client.JumpBackTime),
+// which cgame follows; a smaller step back is held, so that a correction
+// never runs the picture backwards.
+const JumpBackTime = 1000
+
 // Frame runs one client frame at real time realTimeMs (the part of Quake
 // III's CG_DrawActiveFrame before drawing): it picks the snapshots for the
 // render time, executes server commands, predicts the local player,
@@ -299,7 +306,10 @@ func (g *CGame) Frame(realTimeMs int32) {
 	g.RealTime = realTimeMs
 
 	t := g.c.ServerTime()
-	if g.Snap != nil && t < g.Time {
+	switch {
+	case g.Snap != nil && t < g.Time-JumpBackTime:
+		g.Stats.TimeJumpsBack++ // the engine's clock reset after a stall: follow it
+	case g.Snap != nil && t < g.Time:
 		t = g.Time
 		g.Stats.TimeHeld++
 	}

@@ -129,12 +129,12 @@ func TestOwnEntityLeftOut(t *testing.T) {
 
 // checkInvariants fails the test if a frame broke a rule the drawing code
 // relies on.
-func checkInvariants(t *testing.T, g *CGame, lastTime, lastSnap int32, restarts int) {
+func checkInvariants(t *testing.T, g *CGame, lastTime, lastSnap int32, restarts, jumps int) {
 	t.Helper()
 	if !g.Ready() {
 		return
 	}
-	if g.Stats.LevelRestarts == restarts {
+	if g.Stats.LevelRestarts == restarts && g.Stats.TimeJumpsBack == jumps {
 		if g.Time < lastTime {
 			t.Fatalf("time went back from %d to %d", lastTime, g.Time)
 		}
@@ -194,7 +194,7 @@ func TestBadSnapshotStreams(t *testing.T) {
 					maxSnap = max(maxSnap, ts)
 				}
 				c.frame(g, st.render)
-				checkInvariants(t, g, lastTime, lastSnap, 0)
+				checkInvariants(t, g, lastTime, lastSnap, 0, 0)
 				if g.Ready() {
 					lastTime, lastSnap = g.Time, g.Snap.ServerTime
 				}
@@ -204,7 +204,7 @@ func TestBadSnapshotStreams(t *testing.T) {
 			for ts := maxSnap + 50; ts < maxSnap+1000; ts += 50 {
 				c.add(ts, player(1, ts*3, 100))
 				c.frame(g, max(ts-30, g.Time))
-				checkInvariants(t, g, lastTime, lastSnap, 0)
+				checkInvariants(t, g, lastTime, lastSnap, 0, 0)
 				lastTime, lastSnap = g.Time, g.Snap.ServerTime
 			}
 			if g.Snap == nil || g.Snap.ServerTime < maxSnap+850 {
@@ -222,14 +222,34 @@ func TestRandomSnapshotStorm(t *testing.T) {
 	}
 }
 
-// storm drives a scripted client with random snapshots and render times.
+// A step back of the engine's clock is held; a jump back of more than
+// JumpBackTime (its estimate reset after a stall) is followed.
+func TestJumpBack(t *testing.T) {
+	c, g := newScripted(t, nil)
+	for st := int32(1000); st <= 3000; st += 50 {
+		c.add(st, player(1, st, 0))
+	}
+	c.frame(g, 5000) // the engine's clock ran on through a stall
+	c.frame(g, 4700) // a correction: held
+	if g.Time != 5000 || g.Stats.TimeHeld != 1 || g.Stats.TimeJumpsBack != 0 {
+		t.Fatalf("after a 300 ms step back: time %d, held %d, jumps %d; want 5000, 1, 0", g.Time, g.Stats.TimeHeld, g.Stats.TimeJumpsBack)
+	}
+	c.frame(g, 2950) // its estimate reset to the newest snapshot: followed
+	if g.Stats.TimeJumpsBack != 1 || g.Time != 3000 {
+		t.Fatalf("after the reset: time %d, jumps %d; want 3000 (the newest snapshot), 1", g.Time, g.Stats.TimeJumpsBack)
+	}
+}
+
+// storm drives a scripted client with random snapshots and render times:
+// time runs backwards only when the engine's clock jumps back by more
+// than JumpBackTime.
 func storm(t *testing.T, rng *rand.Rand, frames int) {
 	c, g := newScripted(t, nil)
 	c.cmds = append(c.cmds, bg.UserCmd{ServerTime: 0})
 	st, rt := int32(1000), int32(1000)
 	flags := int32(0)
 	var lastTime, lastSnap int32
-	restarts := 0
+	restarts, jumps := 0, 0
 	for i := 0; i < frames; i++ {
 		for k := rng.IntN(3); k > 0; k-- {
 			switch rng.IntN(12) {
@@ -268,8 +288,11 @@ func storm(t *testing.T, rng *rand.Rand, frames int) {
 			c.cmds = append(c.cmds, bg.UserCmd{ServerTime: rt, RightMove: 127, UpMove: 127})
 		}
 		c.frame(g, rt)
-		checkInvariants(t, g, lastTime, lastSnap, restarts)
-		restarts = g.Stats.LevelRestarts
+		if g.Stats.TimeJumpsBack != jumps && rt >= lastTime-JumpBackTime {
+			t.Fatalf("time jumped back from %d to the engine's %d, less than JumpBackTime", lastTime, rt)
+		}
+		checkInvariants(t, g, lastTime, lastSnap, restarts, jumps)
+		restarts, jumps = g.Stats.LevelRestarts, g.Stats.TimeJumpsBack
 		if g.Ready() {
 			lastTime, lastSnap = g.Time, g.Snap.ServerTime
 		}

@@ -54,9 +54,12 @@
 // than 500 ms off the newest snapshot, moved half way when more than
 // 100 ms off, and otherwise drifted 1 ms later or 2 ms earlier depending
 // on whether the frames since the previous snapshot had to extrapolate.
-// Unlike Quake III, the render time never runs backwards: when the
-// estimate jumps back, it runs at half speed until the estimate catches
-// up.
+// Unlike Quake III, the render time does not run backwards for a
+// correction: when the estimate jumps back, it runs at half speed until
+// the estimate catches up. Only after a stall, when the estimate jumps
+// back by more than JumpBackTime (1 s), does it follow at once, as Quake
+// III always did: catching up at half speed would leave the usercmds in
+// the future, and prediction without its commands, for twice the stall.
 //
 // # Client game
 //

@@ -51,6 +51,7 @@ type Stats struct {
 
 	TimeResets      uint64 // time-sync corrections by reset
 	TimeFastAdjusts uint64 // and by halving
+	TimeJumpsBack   uint64 // render time jumps back after a stall (JumpBackTime)
 
 	PingSum, PingCount uint64 // ms, over the snapshots that measured one
 

@@ -1,6 +1,9 @@
 package client
 
-import "tremor/common/proto"
+import (
+	"tremor/cgame"
+	"tremor/common/proto"
+)
 
 // Thresholds of the server-time correction (CL_AdjustTimeDelta).
 const (
@@ -13,6 +16,16 @@ const (
 	// milliseconds of the newest snapshot counts as extrapolating.
 	extrapolateMargin = 5
 )
+
+// JumpBackTime is cgame.JumpBackTime: a render time more than this far
+// ahead of the estimate jumps back to it at once, as Quake III's did on
+// every reset, instead of slowing down until it has caught up. After a
+// stall of seconds (the process stopped, a server hitch that dropped
+// time) catching up at half speed takes twice the stall, and all that
+// time the usercmds carry server times from the future, which the server
+// pulls back (server.MaxCommandAhead): the commands prediction needs are
+// not among the ones the engine holds, and the player cannot move.
+const JumpBackTime = cgame.JumpBackTime
 
 // setCGameTime advances the render time (CL_SetCGameTime). In Primed it
 // waits for the first snapshot of an active client; then every frame it
@@ -31,13 +44,14 @@ func (c *Client) setCGameTime() {
 	}
 	c.auto.frame(c.frameMsec, c.active.serverTimeDelta, c.cfg.AutoNudge, c.cfg.TimeNudge)
 	target := c.realtime + c.active.serverTimeDelta - c.auto.nudge
-	// Time never runs backwards. When the estimate jumps back, run at
-	// half speed until it has caught up, rather than freeze.
-	if target < c.active.oldServerTime {
+	// Time runs backwards only after a stall: when the estimate jumps
+	// back by more than JumpBackTime, follow it; when it jumps back by
+	// less, run at half speed until it has caught up, rather than freeze.
+	switch {
+	case target < c.active.oldServerTime-JumpBackTime:
+		c.stats.TimeJumpsBack++
+	case target < c.active.oldServerTime:
 		target = max(target, c.active.oldServerTime+c.frameMsec/2)
-	}
-	if target < c.active.oldServerTime {
-		target = c.active.oldServerTime
 	}
 	c.active.serverTime = target
 	c.active.oldServerTime = target
@@ -107,7 +121,8 @@ func (c *Client) adjustTimeDelta() {
 
 // ServerTime returns the server time to render at this frame: the
 // estimate shifted back by cl_timeNudge, or by cl_autoNudge's delay
-// (cl.serverTime). It never decreases within one gamestate.
+// (cl.serverTime). Within one gamestate it decreases only when the
+// estimate is reset back by more than JumpBackTime, after a stall.
 func (c *Client) ServerTime() int32 { return c.active.serverTime }
 
 // ServerTimeDelta returns the estimated server time minus the client's
