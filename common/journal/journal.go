@@ -26,11 +26,11 @@
 package journal
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/netip"
 	"time"
+	"unsafe"
 
 	"tremor/bg"
 )
@@ -168,12 +168,18 @@ type Record struct {
 	PS        bg.PlayerState // KindPlayerState: the whole state, the differences applied
 }
 
-// psWords is how many 32-bit words a PlayerState holds (it is made of
-// int32s only).
-var psWords = binary.Size(bg.PlayerState{}) / 4
+// psWords is how many 32-bit words a PlayerState holds: it is made of
+// int32s only (TestPlayerStateWords checks), so it is read and written
+// as an array of words, in memory order.
+const psWords = int(unsafe.Sizeof(bg.PlayerState{}) / 4)
+
+// psView returns ps as its words.
+func psView(ps *bg.PlayerState) *[psWords]uint32 {
+	return (*[psWords]uint32)(unsafe.Pointer(ps))
+}
 
 // PSMaskLen is the length of a KindPlayerState record's mask.
-var PSMaskLen = (psWords + 7) / 8
+const PSMaskLen = (psWords + 7) / 8
 
 // ErrFull is returned by the Writer once its size cap is reached: the
 // journal ends there, a valid file of everything before.

@@ -291,3 +291,51 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestWriterAllocs checks that recording a frame allocates nothing once
+// the writer is warm: it runs in every frame of a recorded session.
+func TestWriterAllocs(t *testing.T) {
+	w, err := NewWriter(io.Discard, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := netip.MustParseAddrPort("[fd00::1]:2")
+	pkt := make([]byte, 600)
+	var ps bg.PlayerState
+	allocs := testing.AllocsPerRun(100, func() {
+		ps.CommandTime += 16
+		_ = w.Frame(Frame{ClientTime: time.Second, ServerTime: 1000})
+		_ = w.UserCmd(bg.UserCmd{ServerTime: 1000, Buttons: 1})
+		_ = w.Packet(Server, from, time.Millisecond, pkt)
+		_ = w.Hash(Client, 12345)
+		_ = w.PlayerState(&ps)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per frame recorded", allocs)
+	}
+}
+
+// TestPlayerStateWords checks what the player state records rely on:
+// a PlayerState is int32s only, so its memory is an array of words.
+func TestPlayerStateWords(t *testing.T) {
+	var walk func(reflect.Type) int
+	walk = func(typ reflect.Type) int {
+		switch typ.Kind() {
+		case reflect.Int32:
+			return 1
+		case reflect.Array:
+			return typ.Len() * walk(typ.Elem())
+		case reflect.Struct:
+			n := 0
+			for i := range typ.NumField() {
+				n += walk(typ.Field(i).Type)
+			}
+			return n
+		}
+		t.Fatalf("PlayerState holds a %v", typ)
+		return 0
+	}
+	if n := walk(reflect.TypeFor[bg.PlayerState]()); n != psWords {
+		t.Fatalf("PlayerState has %d int32s, psWords is %d", n, psWords)
+	}
+}

@@ -19,8 +19,7 @@ type Reader struct {
 	br    *bufio.Reader
 	off   int64 // offset of the next byte to read
 	buf   []byte
-	prev  []uint32 // the words of the last PlayerState read
-	ps    []byte
+	prev  [psWords]uint32 // the words of the last PlayerState read
 	err   error
 	ahead *Record // a record Peek read and Next has not returned
 	rec   Record  // the record Peek holds
@@ -39,10 +38,8 @@ func (e *Error) Error() string { return fmt.Sprintf("journal: offset %d: %s", e.
 // NewReader reads and checks the header of the journal in r.
 func NewReader(r io.Reader) (*Reader, error) {
 	jr := &Reader{
-		br:   bufio.NewReaderSize(r, 32<<10),
-		buf:  make([]byte, 0, 1024),
-		prev: make([]uint32, psWords),
-		ps:   make([]byte, 4*psWords),
+		br:  bufio.NewReaderSize(r, 32<<10),
+		buf: make([]byte, 0, 1024),
 	}
 	var h [HeaderLen]byte
 	if n, err := io.ReadFull(jr.br, h[:]); err != nil {
@@ -187,12 +184,7 @@ func (r *Reader) playerState(d *decoder, ps *bg.PlayerState) {
 			return
 		}
 	}
-	for i, v := range r.prev {
-		binary.LittleEndian.PutUint32(r.ps[4*i:], v)
-	}
-	if _, err := binary.Decode(r.ps, binary.LittleEndian, ps); err != nil {
-		d.fail(err.Error())
-	}
+	*psView(ps) = r.prev
 }
 
 // decoder reads one payload; its first error sticks.

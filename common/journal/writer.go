@@ -21,10 +21,9 @@ type Writer struct {
 	n     int64
 	err   error
 	buf   []byte
-	ps    []byte   // the encoded PlayerState being written
-	prev  []uint32 // the words of the PlayerState last written
-	words []uint32
-	mask  []byte
+	prev  [psWords]uint32 // the words of the PlayerState last written
+	head  [1 + binary.MaxVarintLen64]byte
+	addr  [64]byte
 }
 
 // NewWriter writes the header to w and returns a Writer that writes at
@@ -34,10 +33,6 @@ func NewWriter(w io.Writer, limit int64) (*Writer, error) {
 		bw:    bufio.NewWriterSize(w, 32<<10),
 		limit: limit,
 		buf:   make([]byte, 0, 1024),
-		ps:    make([]byte, 4*psWords),
-		prev:  make([]uint32, psWords),
-		words: make([]uint32, psWords),
-		mask:  make([]byte, PSMaskLen),
 	}
 	if limit > 0 && limit < int64(HeaderLen) {
 		return nil, fmt.Errorf("journal: size cap %d smaller than the header", limit)
@@ -77,7 +72,7 @@ func (w *Writer) record(k Kind) error {
 	if len(w.buf) > MaxRecord {
 		return fmt.Errorf("journal: %v record of %d bytes exceeds %d", k, len(w.buf), MaxRecord)
 	}
-	var h [1 + binary.MaxVarintLen64]byte
+	h := w.head[:]
 	h[0] = byte(k)
 	hn := 1 + binary.PutUvarint(h[1:], uint64(len(w.buf)))
 	size := int64(hn + len(w.buf))
@@ -103,8 +98,8 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func appendAddr(b []byte, a netip.AddrPort) []byte {
-	var tmp [64]byte
+// appendAddr appends a's text, using tmp to build it.
+func appendAddr(b []byte, a netip.AddrPort, tmp *[64]byte) []byte {
 	t := tmp[:0]
 	if a.IsValid() {
 		t = a.AppendTo(t)
@@ -118,8 +113,8 @@ func (w *Writer) Start(s Start) error {
 	w.buf = binary.LittleEndian.AppendUint64(w.buf[:0], s.ClientSeed)
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, s.ServerSeed)
 	w.buf = appendString(w.buf, s.Map)
-	w.buf = appendAddr(w.buf, s.ServerAddr)
-	w.buf = appendAddr(w.buf, s.ClientAddr)
+	w.buf = appendAddr(w.buf, s.ServerAddr, &w.addr)
+	w.buf = appendAddr(w.buf, s.ClientAddr, &w.addr)
 	return w.record(KindStart)
 }
 
@@ -151,7 +146,7 @@ func (w *Writer) UserCmd(c bg.UserCmd) error {
 // reader got it.
 func (w *Writer) Packet(side Side, from netip.AddrPort, at time.Duration, data []byte) error {
 	w.buf = append(w.buf[:0], byte(side))
-	w.buf = appendAddr(w.buf, from)
+	w.buf = appendAddr(w.buf, from, &w.addr)
 	w.buf = binary.AppendVarint(w.buf, int64(at))
 	w.buf = append(w.buf, data...)
 	return w.record(KindPacket)
@@ -182,14 +177,10 @@ func (w *Writer) PlayerState(ps *bg.PlayerState) error {
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := binary.Encode(w.ps, binary.LittleEndian, ps); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	clear(w.mask)
-	w.buf = append(w.buf[:0], w.mask...)
-	for i := range w.words {
-		v := binary.LittleEndian.Uint32(w.ps[4*i:])
-		w.words[i] = v
+	words := psView(ps)
+	var mask [PSMaskLen]byte
+	w.buf = append(w.buf[:0], mask[:]...)
+	for i, v := range words {
 		if v != w.prev[i] {
 			w.buf[i/8] |= 1 << (i % 8)
 			w.buf = binary.AppendVarint(w.buf, int64(int32(v-w.prev[i])))
@@ -198,7 +189,7 @@ func (w *Writer) PlayerState(ps *bg.PlayerState) error {
 	if err := w.record(KindPlayerState); err != nil {
 		return err
 	}
-	copy(w.prev, w.words)
+	w.prev = *words
 	return nil
 }
 
