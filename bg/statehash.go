@@ -172,3 +172,30 @@ func fieldValue(p unsafe.Pointer, fields []hashField, name string) (int32, bool)
 	}
 	return 0, false
 }
+
+// NumPlayerStateFields returns the number of hashed fields of a
+// PlayerState (array elements counted one by one): the i of
+// PlayerStateFieldName and PlayerStateWord runs from 0 to it.
+func NumPlayerStateFields() int { return len(psHashFields) }
+
+// PlayerStateFieldName returns the name of hashed field i of a
+// PlayerState, in hash order.
+func PlayerStateFieldName(i int) string { return psHashFields[i].name }
+
+// PlayerStateWord returns hashed field i of ps as a 32-bit word.
+func PlayerStateWord(ps *PlayerState, i int) uint32 {
+	return word(unsafe.Pointer(ps), psHashFields[i].off)
+}
+
+// NumEntityStateFields is NumPlayerStateFields for entity states
+// (Number is field 0).
+func NumEntityStateFields() int { return len(esHashFields) }
+
+// EntityStateFieldName returns the name of hashed field i of an
+// EntityState, in hash order.
+func EntityStateFieldName(i int) string { return esHashFields[i].name }
+
+// EntityStateWord returns hashed field i of es as a 32-bit word.
+func EntityStateWord(es *EntityState, i int) uint32 {
+	return word(unsafe.Pointer(es), esHashFields[i].off)
+}

@@ -240,6 +240,8 @@ type Client struct {
 
 	journal journalState // the event journal's hooks (journal.go)
 
+	hash hashCheck // the server's snapshot state hashes checked (statehash.go)
+
 	// Demos (demo_*.go).
 	rec            *recorder // the recording in progress, nil if none
 	playback       bool      // the messages come from a demo (Playback)

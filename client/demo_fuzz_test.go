@@ -90,6 +90,11 @@ func newFuzzDemo(tb testing.TB) *fuzzDemo {
 				proto.WriteServerCommand(w, cmdSeq, c)
 			}
 			proto.WriteSnapshot(w, h, fromPS, &s.ps, fromEnts, s.ents, &gs.Baselines)
+			// The state hashes of sv_hashSnapshots: 1 and 2 in turn.
+			var sh proto.StateHash
+			sh.Compute(&s.ps, s.ents, i%2 == 1)
+			sh.ServerTime = s.t
+			proto.WriteStateHash(w, &sh)
 		}))
 		d.times = append(d.times, s.t)
 	}
@@ -246,6 +251,9 @@ func TestFuzzDemo(t *testing.T) {
 	}
 	if ended, err := p.Ended(); !ended || err != nil {
 		t.Errorf("ended %v, %v", ended, err)
+	}
+	if st := p.Client().HashStats(); st.Checked != 4 || st.Divergences != 0 {
+		t.Errorf("state hashes: %d checked, %d divergences; want 4 and 0", st.Checked, st.Divergences)
 	}
 	if want := []int32{1000, 1050, 1100, 1150}; !slices.Equal(times, want) {
 		t.Errorf("snapshots at %v, want %v", times, want)

@@ -279,6 +279,13 @@ func (p *Playback) step() {
 			p.ended = true // a "disconnect" server command
 			return
 		}
+		if d, ok := c.hashDivergence(); ok {
+			// The snapshot decoded is not the one the server built
+			// (statehash.go): stop on it.
+			p.ended = true
+			p.err = fmt.Errorf("%w: message %d, %v", ErrDemoDiverges, rec.Sequence, d)
+			return
+		}
 		if c.stats.Gamestates != gs {
 			// A new level (the gamestate dropped the cgame): times
 			// start over.

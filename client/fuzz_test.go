@@ -53,6 +53,18 @@ func FuzzServerPacket(f *testing.F) {
 		proto.WriteServerCommand(w, 6, `map_restart`)
 		proto.WriteServerCommand(w, 7, `disconnect "bye"`)
 	}), false, uint8(3))
+	// A full snapshot and its state hashes (sv_hashSnapshots 2), and
+	// the same hashes after no snapshot.
+	hashPS := bg.PlayerState{CommandTime: 990, Origin: bg.Vec{X: 800, Y: 640}}
+	hashEnts := []bg.EntityState{{Number: 40, EType: bg.ETItem, ModelIndex: 3}}
+	var sh proto.StateHash
+	sh.Compute(&hashPS, hashEnts, true)
+	sh.ServerTime = 1000
+	f.Add(fuzzMessage(2, func(w *msg.Writer) {
+		proto.WriteSnapshot(w, proto.SnapshotHeader{ServerTime: 1000}, nil, &hashPS, nil, hashEnts, &gs.Baselines)
+		proto.WriteStateHash(w, &sh)
+	}), false, uint8(2))
+	f.Add(fuzzMessage(2, func(w *msg.Writer) { proto.WriteStateHash(w, &sh) }), false, uint8(0))
 	f.Add(oob.Packet("challengeResponse 5"), false, uint8(8))
 	f.Add(oob.Packet("print\nServer is full."), false, uint8(0))
 	f.Add(oob.Packet("disconnect"), false, uint8(0))

@@ -51,6 +51,12 @@ type Config struct {
 	ConfigDir    string
 	RconPassword string // rconPassword: the password of rcon; empty refuses every rcon
 
+	// HashSnapshots is sv_hashSnapshots: 1 sends a proto.SvcStateHash
+	// after every snapshot (the snapshot's hashes and the game's), 2 adds
+	// the per-field and per-entity hashes that name a divergence; 0 off
+	// (docs/statehash.md).
+	HashSnapshots int
+
 	// Network simulation on the server's socket (package netsim), applied
 	// to everything the server sends, live.
 	PacketDelay   int // sv_packetdelay: milliseconds added to every packet
@@ -116,6 +122,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.IntVar(&c.PadPackets, "sv_padPackets", 0, 0, 1000, r, "nop bytes added to every snapshot message")
 	v.BoolVar(&c.Scramble, "sv_scramble", true, l|r, "XOR-scramble message bodies (announced in systeminfo)")
 	v.BoolVar(&c.ShowLoss, "sv_showloss", false, r, "log packets lost from each client")
+	v.IntVar(&c.HashSnapshots, "sv_hashSnapshots", 0, 0, 2, r, "send snapshot and game state hashes after every snapshot: 1 summary, 2 with per-field detail (0 = off)")
 	v.IntVar(&c.FloodProtect, "sv_floodProtect", 10, 0, 1000, a|r, "client commands per second before they are ignored (0 = off)")
 	v.IntVar(&c.ClientsPerIP, "sv_clientsPerIP", 4, 0, bg.MaxClients, r, "connections one address (IPv6: one /64) may hold; loopback exempt (0 = no limit)")
 	v.StringVar(&c.ConfigDir, "sv_configdir", ".", 0, "directory exec reads NAME.cfg from (not settable through rcon)")
@@ -178,11 +185,20 @@ const MaxExecFile = 64 << 10
 // configFS is the file system the console's exec reads: NAME.cfg files
 // inside the directory sv_configdir names at the time (see
 // readConfigFile).
-type configFS struct{ dir *console.Cvar }
+type configFS struct {
+	dir      *console.Cvar
+	fallback fs.FS // read when sv_configdir has no such file (WithExecFallback); may be nil
+}
 
 // Open implements fs.FS.
 func (f configFS) Open(name string) (fs.File, error) {
 	data, err := readConfigFile(f.dir.Value(), name)
+	if errors.Is(err, fs.ErrNotExist) && f.fallback != nil {
+		if path.Ext(name) == "" {
+			name += ".cfg"
+		}
+		return f.fallback.Open(name)
+	}
 	if err != nil {
 		return nil, err
 	}

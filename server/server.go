@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"net"
 	"net/netip"
@@ -96,6 +97,8 @@ type Server struct {
 	cmds    [proto.MaxPacketUsercmds]bg.UserCmd
 	args    cmdargs.Args
 	cm      clientMessage // the client message being read
+
+	stateHash proto.StateHash // scratch of sv_hashSnapshots (statehash.go)
 }
 
 // queued is a function waiting for the server goroutine.
@@ -180,6 +183,7 @@ type level struct {
 	// (statehash.go).
 	frameHash     uint64
 	frameHashTime int32
+	hashed        bool
 }
 
 // sendConn is the Conn every channel writes through: the server's
@@ -201,8 +205,17 @@ func (c sendConn) Close() error                                   { return nil }
 type Option func(*options)
 
 type options struct {
-	t    *console.Table
-	host bool
+	t            *console.Table
+	host         bool
+	execFallback fs.FS
+}
+
+// WithExecFallback makes exec read from fsys the files sv_configdir does
+// not hold: files built into the program (package lessons), never a
+// directory of the host — rcon can run exec, and its output shows what a
+// file's lines did.
+func WithExecFallback(fsys fs.FS) Option {
+	return func(o *options) { o.execFallback = fsys }
 }
 
 // WithConsole makes the server keep its cvars and commands in t, the
@@ -295,7 +308,7 @@ func (s *Server) bindConsole(o options) {
 		s.runsBuffer = !o.host
 	}
 	bindCvars(s.vars, &s.cfg)
-	s.t.SetFS(configFS{dir: s.t.Get("sv_configdir")})
+	s.t.SetFS(configFS{dir: s.t.Get("sv_configdir"), fallback: o.execFallback})
 	s.addCommands()
 }
 

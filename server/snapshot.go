@@ -70,6 +70,9 @@ func (s *Server) sendClientSnapshot(c *client) {
 	w.WriteLong(c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-snapshotReserve)
 	full := s.writeSnapshotToClient(c, w, frame, seq)
+	if s.cfg.HashSnapshots > 0 {
+		s.writeStateHash(w, frame)
+	}
 	for i := 0; i < s.cfg.PadPackets; i++ {
 		w.WriteUint8(proto.SvcNop)
 	}

@@ -37,6 +37,10 @@ type ClientReport struct {
 	// cl_timeNudge, or with AutoNudge the one cl_autoNudge chose.
 	TimeNudgeMs int32 `json:"time_nudge_ms"`
 	AutoNudge   bool  `json:"auto_nudge"`
+	// FirstDivergence describes the first snapshot whose state hash
+	// differed from the server's (entity and field with
+	// sv_hashSnapshots 2); empty without a divergence.
+	FirstDivergence string `json:"first_divergence,omitempty"`
 }
 
 // Counts are the counters a report gives per client and sums into its
@@ -73,6 +77,14 @@ type Counts struct {
 	PredictionCorrections int    `json:"prediction_corrections"`
 	Frames                uint64 `json:"frames"`
 	FramesExtrapolated    uint64 `json:"frames_extrapolated"`
+
+	// State hashes (a server with sv_hashSnapshots, docs/statehash.md):
+	// those compared with the snapshot decoded, those with no valid
+	// snapshot to compare, and the comparisons that failed — a
+	// divergence of the snapshot codec, which should never happen.
+	HashesChecked   uint64 `json:"hashes_checked"`
+	HashesUnchecked uint64 `json:"hashes_unchecked"`
+	HashDivergences uint64 `json:"hash_divergences"`
 }
 
 // add adds o's counters to c's.
@@ -99,6 +111,9 @@ func (c *Counts) add(o *Counts) {
 	c.PredictionCorrections += o.PredictionCorrections
 	c.Frames += o.Frames
 	c.FramesExtrapolated += o.FramesExtrapolated
+	c.HashesChecked += o.HashesChecked
+	c.HashesUnchecked += o.HashesUnchecked
+	c.HashDivergences += o.HashDivergences
 }
 
 // Totals sum the clients' reports; ping and jitter are the means of the
@@ -186,6 +201,11 @@ func (r *Runner) report() *Report {
 			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)
 		}
 		cr.Failed = !cr.Connected || kind == client.DropError
+		hs := p.c.HashStats()
+		cr.HashesChecked, cr.HashesUnchecked, cr.HashDivergences = hs.Checked, hs.Unchecked, hs.Divergences
+		if hs.Divergences > 0 {
+			cr.FirstDivergence = hs.First.String()
+		}
 		for from := range p.recv {
 			if from == p.i {
 				continue

@@ -21,6 +21,7 @@ type fuzzHandler struct {
 	key      uint32
 	lastSeq  int32
 	dlBuf    [DownloadBlockSize]byte
+	sh       StateHash
 	lastEnd  int // end of the last event
 	endOfOps int // where the last operation ended
 }
@@ -39,6 +40,18 @@ func (h *fuzzHandler) Download(d *Download, err error) error {
 	if err == nil && (d.Block < 0 || d.Block > MaxDownloadBlocks || len(d.Data) > DownloadBlockSize ||
 		d.Block == 0 && (d.Size < 1 || d.Size > MaxDownloadSize) || d.Block > 0 && len(d.Data) == 0) {
 		h.t.Fatalf("download block %d size %d with %d bytes accepted", d.Block, d.Size, len(d.Data))
+	}
+	return nil
+}
+func (h *fuzzHandler) StateHashBuffer() *StateHash { return &h.sh }
+func (h *fuzzHandler) StateHash(sh *StateHash, err error) error {
+	if err == nil && (sh.NumEntities < 0 || sh.NumEntities > MaxSnapshotEntities || sh.NumPS > MaxStateHashFields ||
+		sh.NumCols > MaxStateHashFields || !sh.Detail && (sh.NumPS != 0 || sh.NumCols != 0)) {
+		h.t.Fatalf("state hash with %d entities, %d and %d field hashes accepted", sh.NumEntities, sh.NumPS, sh.NumCols)
+	}
+	if err == nil && len(h.ents) <= MaxSnapshotEntities {
+		var mine StateHash
+		CheckStateHash(sh, &h.ps, h.ents, &mine)
 	}
 	return nil
 }
@@ -120,6 +133,30 @@ func FuzzReadServerMessage(f *testing.F) {
 	WriteDownload(w, &Download{Block: 1, Data: make([]byte, DownloadBlockSize)})
 	WriteDownload(w, &Download{Block: 2, Data: []byte("end\n")})
 	w.WriteUint8(SvcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
+	// State hashes after a snapshot: summary only, with detail, and a
+	// detail list longer than the message.
+	for _, detail := range []bool{false, true} {
+		w.Reset(make([]byte, 4096), msg.Huffman)
+		w.WriteLong(3)
+		ps := bg.PlayerState{CommandTime: 90}
+		WriteSnapshot(w, SnapshotHeader{ServerTime: 100}, nil, &ps, nil, ents, &gs.Baselines)
+		var sh StateHash
+		sh.Compute(&ps, ents, detail)
+		sh.ServerTime, sh.Game = 100, 0x1234
+		WriteStateHash(w, &sh)
+		w.WriteUint8(SvcEOF)
+		f.Add(append([]byte(nil), w.Bytes()...))
+	}
+	w.Reset(make([]byte, 4096), msg.Huffman)
+	w.WriteLong(3)
+	w.WriteUint8(SvcStateHash)
+	for i := 0; i < 7; i++ {
+		w.WriteLong(1)
+	}
+	w.WriteShort(MaxSnapshotEntities)
+	w.WriteUint8(1)
+	w.WriteUint8(MaxStateHashFields)
 	f.Add(append([]byte(nil), w.Bytes()...))
 	w.Reset(make([]byte, 4096), msg.Huffman)
 	w.WriteLong(3)

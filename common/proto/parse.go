@@ -157,6 +157,12 @@ type ServerHandler interface {
 	// pointing into DownloadBuffer, or the error that stopped the
 	// reading.
 	Download(d *Download, err error) error
+	// StateHashBuffer returns where an SvcStateHash is read.
+	StateHashBuffer() *StateHash
+	// StateHash receives an SvcStateHash read into StateHashBuffer (the
+	// hashes of the snapshot before it in the message), or the error
+	// that stopped the reading.
+	StateHash(sh *StateHash, err error) error
 }
 
 // SnapshotBase is what a snapshot's body is read with: the base's player
@@ -217,6 +223,10 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 			var d Download
 			ReadDownload(r, &d, h.DownloadBuffer())
 			return h.Download(&d, r.Err())
+		case SvcStateHash:
+			sh := h.StateHashBuffer()
+			ReadStateHash(r, sh)
+			return h.StateHash(sh, r.Err())
 		}
 		return fmt.Errorf("%w %d in a server message", ErrBadOp, op)
 	})

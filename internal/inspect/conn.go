@@ -117,6 +117,7 @@ type conn struct {
 	scratch [netchan.MaxMsgLen]byte
 	dlBuf   [proto.DownloadBlockSize]byte // a download block being read
 	ents    []bg.EntityState              // where snapshots are read, MaxSnapshotEntities
+	sh      proto.StateHash               // a state hash being read (statehash.go)
 }
 
 func newConn() *conn {

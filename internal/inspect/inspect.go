@@ -114,6 +114,7 @@ const (
 	OpGamestateEnd  = "gamestateEnd"  // client number and checksum feed
 	OpSnapshot      = "snapshot"      // SvcSnapshot
 	OpDownload      = "download"      // SvcDownload: one block of a map download
+	OpStateHash     = "stateHash"     // SvcStateHash: the hashes of the snapshot before it (sv_hashSnapshots)
 	OpPlayerState   = "playerState"   // inside a snapshot
 	OpEntity        = "entity"        // inside a snapshot
 	OpEntitiesEnd   = "entitiesEnd"   // inside a snapshot

@@ -30,6 +30,7 @@ type parse struct {
 	fresh    bool             // a gamestate earlier in this message cleared the snapshots
 	newGS    *proto.Gamestate // the gamestate being read
 	header   proto.Event      // the snapshot header's event
+	lastSnap *Snapshot        // the last snapshot read in this message, for a state hash
 
 	// Client messages.
 	h                 proto.ClientHeader
@@ -162,6 +163,8 @@ func (p *parse) opName(op uint8) string {
 		return OpSnapshot
 	case !p.client && op == proto.SvcDownload:
 		return OpDownload
+	case !p.client && op == proto.SvcStateHash:
+		return OpStateHash
 	}
 	return ""
 }
@@ -333,6 +336,9 @@ func (p *parse) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, err error)
 	s := p.cur.Snapshot
 	s.Entities = slices.Clone(ents)
 	s.Unchanged = max(len(ents)-s.Changed-s.Added, 0)
+	if err == nil {
+		p.lastSnap = s
+	}
 	return nil
 }
 
