@@ -136,6 +136,14 @@ func run(args []string, stderr io.Writer) int {
 		g.snd = sound.New(sound.Options{Volume: t.Get("s_volume").Float()})
 	}
 	g.watchCvars()
+	if t.Get("journal").Int() == 2 {
+		// A journal replays instead of the command line's game
+		// (docs/journal.md).
+		rest, showMenu = nil, false
+		if err := g.sess.PlayJournal(t.Get("journal_file").Value()); err != nil {
+			fmt.Fprintf(stderr, "client: %v\n", err)
+		}
+	}
 	for _, l := range rest {
 		t.Append(l)
 	}

@@ -310,6 +310,11 @@ func (s *Session) journalClient() {
 		if cg != nil && s.jn.rec != nil {
 			s.record(rec.w.PlayerState(&cg.Predicted))
 		}
+		if s.jn.rec != nil {
+			// Every frame reaches the file: a journal of a session that
+			// crashed replays up to its last frame.
+			s.record(rec.w.Flush())
+		}
 		return
 	}
 	rp := s.jn.rp
