@@ -50,6 +50,7 @@ import (
 	"tremor/cmd/client/internal/session"
 	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
+	"tremor/lessons"
 	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
 	"tremor/server"
@@ -79,7 +80,7 @@ func run(args []string, stderr io.Writer) int {
 	t := console.NewTable()
 	sb := console.NewScrollback(console.DefaultScrollback)
 	t.SetOutput(io.MultiWriter(stderr, sb))
-	t.SetFS(os.DirFS("."))
+	t.SetFS(lessons.Over(os.DirFS("."))) // exec: the working directory, then the built-in lessons
 	t.Register(session.Cvars...)
 	t.Register(browser.Cvars...)
 	server.DeclareCvars(t) // the embedded server binds them at map

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"tremor/common/console"
+	"tremor/lessons"
 	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 	"tremor/server"
@@ -78,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	} else if !conn.LocalAddr().Addr().Is4() {
 		fmt.Fprintf(logw, "server: IPv6 LAN browsers will not find it: %v\n", err)
 	}
-	srv, err := server.New(conn, server.DefaultConfig(), logw, server.WithConsole(t))
+	srv, err := server.New(conn, server.DefaultConfig(), logw, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1

@@ -33,6 +33,7 @@ import (
 	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
 	"tremor/common/journal"
+	"tremor/lessons"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
 	"tremor/server"
@@ -171,7 +172,7 @@ func (s *Session) startServer(name string, conn, clientConn netchan.Conn, lan ne
 	logw := prefixWriter{s.stderr, "server: "}
 	cfg := server.DefaultConfig()
 	cfg.Seed = seed
-	srv, err := server.New(conn, cfg, logw, server.WithHostConsole(s.t))
+	srv, err := server.New(conn, cfg, logw, server.WithHostConsole(s.t), server.WithExecFallback(lessons.FS()))
 	if err != nil {
 		conn.Close()
 		clientConn.Close()
