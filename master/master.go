@@ -90,16 +90,27 @@ const (
 	HeartbeatBurst  = 2
 	HeartbeatPeriod = 1000
 	// QueryBurst and QueryPeriod limit getservers and getserversExt per
-	// source: a browser asks once a refresh.
-	QueryBurst  = 4
+	// source: a browser asks twice a refresh (the client's Internet tab
+	// sends getservers and getserversExt), then waits.
+	QueryBurst  = 2
 	QueryPeriod = 2000
+	// AnswerPackets is the most packets of one answer sent at once, and
+	// then a second (from Tick) while the rest of a long list waits: a
+	// forged getservers brings its victim at most AnswerPackets packets
+	// a second. 8 packets hold 1568 IPv4 servers, so every list shorter
+	// than that goes at once.
+	AnswerPackets = 8
+	// MaxPending bounds the answers waiting to send the rest of a long
+	// list; when it is full, a long answer stops after its first
+	// AnswerPackets packets, without the EOT marker.
+	MaxPending = 256
 	// FloodPackets getservers a second, from all sources together, make
 	// a flood: then the answers since it began add up to no more bytes
 	// than the requests (srclimit.FloodBudget). Below it, answers spend
 	// QuietBurst bytes at once and QuietRate a second.
 	FloodPackets = 100
-	QuietBurst   = 256 << 10
-	QuietRate    = 128 << 10
+	QuietBurst   = 64 << 10
+	QuietRate    = 32 << 10
 	// MaxSources bounds each per-source table; when one is full of
 	// sources still limited, new sources are not heard.
 	MaxSources = 65536
@@ -162,6 +173,7 @@ type Master struct {
 	heartbeatLimit srclimit.Limiter[netip.AddrPort] // per address and port
 	queryLimit     srclimit.Limiter[netip.Addr]
 	budget         srclimit.FloodBudget
+	pending        []pendingAnswer // long answers still sending
 
 	logSecond int32
 	logLines  int
@@ -238,8 +250,8 @@ func (m *Master) Packet(now int32, from netip.AddrPort, data []byte) {
 	}
 }
 
-// Tick removes the servers whose time is up. Call it about once a
-// second.
+// Tick removes the servers whose time is up and sends the next packets
+// of long answers. Call it about once a second.
 func (m *Master) Tick(now int32) {
 	for addr, s := range m.servers {
 		if now-s.expires >= 0 {
@@ -248,6 +260,18 @@ func (m *Master) Tick(now int32) {
 			m.logf(now, "%s: expired (no verified heartbeat for %v)", addr, m.cfg.Timeout)
 		}
 	}
+	kept := m.pending[:0]
+	for _, a := range m.pending {
+		if now-a.at >= 1000 || now < a.at {
+			a.at = now
+			if !m.answer(now, &a) {
+				continue
+			}
+		}
+		kept = append(kept, a)
+	}
+	clear(m.pending[len(kept):])
+	m.pending = kept
 }
 
 func (m *Master) remove(addr netip.AddrPort) {
@@ -465,21 +489,48 @@ func (m *Master) getServers(now int32, from netip.AddrPort, text string, size in
 		m.stats.BadPackets++
 		return
 	}
+	a := pendingAnswer{to: from, q: q, at: now}
+	if !m.answer(now, &a) {
+		return
+	}
+	if len(m.pending) >= MaxPending {
+		m.stats.QueriesLimited++ // the rest of the list is not sent
+		return
+	}
+	m.pending = append(m.pending, a)
+}
+
+// pendingAnswer is an answer to a getservers whose list is longer than
+// AnswerPackets packets.
+type pendingAnswer struct {
+	to   netip.AddrPort
+	q    oob.GetServers
+	next int   // index of the next packet to send
+	at   int32 // time the last packets went
+}
+
+// answer sends the next AnswerPackets packets of a's list, as the list
+// is now, and reports whether more remain. It stops, reporting false,
+// when the byte budget cannot pay for a packet.
+func (m *Master) answer(now int32, a *pendingAnswer) bool {
 	var addrs []netip.AddrPort
 	for _, s := range m.servers {
-		if Matches(s, q) {
+		if Matches(s, a.q) {
 			addrs = append(addrs, s.Addr)
 		}
 	}
 	slices.SortFunc(addrs, netip.AddrPort.Compare)
-	for _, p := range oob.SplitServersResponse(q.Ext, addrs, oob.MaxPacketLen) {
+	packets := oob.SplitServersResponse(a.q.Ext, addrs, oob.MaxPacketLen)
+	for end := min(len(packets), a.next+AnswerPackets); a.next < end; a.next++ {
+		p := packets[a.next]
 		if !m.budget.Spend(now, len(p)) {
 			m.stats.QueriesLimited++
-			return
+			return false
 		}
 		m.stats.BytesOut += int64(len(p))
-		m.send(from, p)
+		m.send(a.to, p)
 	}
+	return a.next < len(packets)
 }
 
 // refuse counts a refusal and logs it.

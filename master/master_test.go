@@ -507,6 +507,76 @@ func TestGetServersLimits(t *testing.T) {
 	t.Logf("flood of %d requests: %d bytes in, %d out", 20_000, in, out)
 }
 
+// With a long list, forged getservers bring their victim at most
+// QueryBurst answers, each AnswerPackets packets at once and then
+// AnswerPackets a second; the browser that did ask still gets its whole
+// list.
+func TestGetServersLongList(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxPerSource, cfg.MaxPerBlock = DefaultMaxServers, DefaultMaxServers
+	h := newHarness(t, cfg)
+	for i := range DefaultMaxServers {
+		h.register(0, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 4, byte(i >> 8), byte(i)}), 27960), 1, 8)
+	}
+	h.take()
+	victim := netip.MustParseAddrPort("198.51.100.7:5000")
+	reqs := [][]byte{oob.Packet("getservers 3"), oob.Packet("getserversExt Tremor 3")}
+	in := 0
+	now := int32(10_000)
+	for i := range 4 {
+		q := reqs[i%2]
+		h.m.Packet(now, victim, q)
+		in += len(q)
+	}
+	type list struct {
+		addrs map[netip.AddrPort]bool
+		eot   bool
+	}
+	lists := map[bool]*list{false: {addrs: map[netip.AddrPort]bool{}}, true: {addrs: map[netip.AddrPort]bool{}}}
+	out := 0
+	read := func() int {
+		sent := h.take()
+		for _, p := range sent {
+			if p.to != victim {
+				t.Fatalf("answer sent to %v", p.to)
+			}
+			r, err := oob.ParseServersResponse(p.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := lists[r.Ext]
+			for _, a := range r.Addrs {
+				l.addrs[a] = true
+			}
+			l.eot = l.eot || r.EOT
+			out += len(p.p)
+		}
+		return len(sent)
+	}
+	if n := read(); n != QueryBurst*AnswerPackets {
+		t.Fatalf("%d packets at once for 4 getservers, want %d (%d answers of %d packets)", n, QueryBurst*AnswerPackets, QueryBurst, AnswerPackets)
+	}
+	h.m.Tick(now + 999)
+	if n := read(); n != 0 {
+		t.Fatalf("%d packets within the second", n)
+	}
+	for sec := int32(1); sec <= 4; sec++ {
+		h.m.Tick(now + sec*1000)
+		if n := read(); n > QueryBurst*AnswerPackets {
+			t.Fatalf("second %d: %d packets, want at most %d", sec, n, QueryBurst*AnswerPackets)
+		}
+	}
+	for ext, l := range lists {
+		if len(l.addrs) != DefaultMaxServers || !l.eot {
+			t.Errorf("ext %v: %d servers, EOT %v; want all %d and EOT", ext, len(l.addrs), l.eot, DefaultMaxServers)
+		}
+	}
+	if len(h.m.pending) != 0 {
+		t.Errorf("%d answers still pending", len(h.m.pending))
+	}
+	t.Logf("4 getservers (%d bytes) from one address with %d servers listed: %d bytes back over 4 s (x%d)", in, DefaultMaxServers, out, out/in)
+}
+
 func TestLogRateLimit(t *testing.T) {
 	h := newHarness(t, DefaultConfig())
 	for i := range 3 * LogLines {
