@@ -57,8 +57,9 @@ const (
 	// (uint64), map name, server address, client address (strings; an
 	// address in netip.AddrPort's text form).
 	KindStart Kind = 1
-	// KindCvar is one cvar's value when the session started: name,
-	// value (strings).
+	// KindCvar is one cvar's value: after KindStart, its value when the
+	// session started; before a frame, a value it took between frames
+	// (set by code, not by a console line). Name, value (strings).
 	KindCvar Kind = 2
 	// KindFrame begins one frame: client time in nanoseconds (varint),
 	// server time in milliseconds (varint), flags (1 byte: FlagScores).

@@ -91,9 +91,18 @@ type journalState struct {
 
 // recording is a journal being written.
 type recording struct {
-	f    *os.File
-	w    *journal.Writer
-	path string
+	f     *os.File
+	w     *journal.Writer
+	path  string
+	cvars []watchedCvar
+}
+
+// watchedCvar is a cvar and its modification count when last recorded:
+// a change made between frames without a console line (the menu sets
+// cvars directly) is recorded at the next frame.
+type watchedCvar struct {
+	c    *console.Cvar
+	mods uint64
 }
 
 // replay is a journal being played back.
@@ -157,12 +166,14 @@ func (s *Session) startRecording(st journal.Start) error {
 		f.Close()
 		return err
 	}
-	s.jn.rec = &recording{f: f, w: w, path: path}
+	rec := &recording{f: f, w: w, path: path}
+	s.jn.rec = rec
 	s.record(w.Start(st))
 	seen := make(map[*console.Cvar]bool)
 	for _, name := range s.t.CvarNames() {
 		if c := s.t.Get(name); c != nil && !seen[c] {
 			seen[c] = true
+			rec.cvars = append(rec.cvars, watchedCvar{c, c.ModificationCount()})
 			s.record(w.Cvar(c.Name(), c.Value()))
 		}
 	}
@@ -253,6 +264,16 @@ func (s *Session) setClientHooks() {
 func (s *Session) journalBegin(now time.Duration, srvTime int32, cmd bg.UserCmd, wantScores bool) {
 	rec := s.jn.rec
 	if rec == nil {
+		return
+	}
+	for i := range rec.cvars {
+		wc := &rec.cvars[i]
+		if m := wc.c.ModificationCount(); m != wc.mods {
+			wc.mods = m
+			s.record(rec.w.Cvar(wc.c.Name(), wc.c.Value()))
+		}
+	}
+	if s.jn.rec == nil {
 		return
 	}
 	var flags byte
@@ -427,8 +448,8 @@ func (s *Session) replayCvar(name, value string) {
 // ended).
 func (s *Session) Replaying() bool { return s.jn.rp != nil && !s.jn.rp.done }
 
-// ReplayStep runs the next recorded frame, after the console lines that
-// preceded it, and checks the hashes. more is false at the end of the
+// ReplayStep runs the next recorded frame, after the console lines and
+// cvar changes that preceded it, and checks the hashes. more is false at the end of the
 // journal or when the replay stopped; err then says why it stopped
 // early: a *Divergence, or a damaged journal (a *journal.Error).
 func (s *Session) ReplayStep() (more bool, err error) {
@@ -450,11 +471,15 @@ func (s *Session) ReplayStep() (more bool, err error) {
 			s.endReplay()
 			return false, err
 		}
-		if rec.Kind != journal.KindConsole {
+		if rec.Kind != journal.KindConsole && rec.Kind != journal.KindCvar {
 			break
 		}
 		_ = rp.r.Next(&rp.rec)
-		s.t.ExecuteIsolated(rp.rec.Value)
+		if rp.rec.Kind == journal.KindCvar {
+			s.replayCvar(rp.rec.Name, rp.rec.Value)
+		} else {
+			s.t.ExecuteIsolated(rp.rec.Value)
+		}
 	}
 	if !rp.expect(journal.KindFrame, 0) {
 		s.endReplay()

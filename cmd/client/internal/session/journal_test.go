@@ -33,6 +33,8 @@ func newJournalSession(t *testing.T, dir string, mode string, seed uint64) (*Ses
 	tbl.Register(Cvars...)
 	s := New(tbl, io.Discard, seed)
 	s.SetDataDir(dir)
+	// As the window does, the engine takes a changed cvar at once.
+	tbl.Get("cl_maxpackets").OnChange(func(*console.Cvar) { s.ApplyConfig() })
 	for _, kv := range [][2]string{
 		{"net_port", "-1"}, {"journal", mode}, {"journal_file", "live"},
 		{"cl_packetloss", "10"}, {"bot_minplayers", "3"},
@@ -66,7 +68,7 @@ func scriptCmd(i int) bg.UserCmd {
 
 // TestJournalReplay records 30 s of a session with an embedded server,
 // bots, 10% simulated loss on the client's packets and a console line,
-// replays the journal and checks that every frame's server and client
+// a cvar set by code, replays the journal and checks that every frame's server and client
 // hashes and predicted player state are as recorded; then it flips the
 // attack button of one recorded usercmd and checks that the replay stops
 // at that frame, on the client, naming the field.
@@ -85,7 +87,13 @@ func TestJournalReplay(t *testing.T) {
 	}
 	active := 0
 	for i := range journalFrames {
-		if i == journalFrames/2 {
+		switch i {
+		case journalFrames / 4:
+			// A cvar set by code between frames, as the menu does.
+			if err := tbl.Set("cl_maxpackets", "60"); err != nil {
+				t.Fatal(err)
+			}
+		case journalFrames / 2:
 			tbl.ExecuteString("addbot Visitor") // a console line between frames
 		}
 		s.Frame(time.Duration(i)*journalFrame, scriptCmd(i), i%100 == 0)
@@ -125,6 +133,14 @@ func TestJournalReplay(t *testing.T) {
 	}
 	if hashed[journal.Server] < journalFrames/2 || hashed[journal.Client] < journalFrames/2 {
 		t.Errorf("frames hashed: %d on the server, %d on the client, of %d", hashed[journal.Server], hashed[journal.Client], journalFrames)
+	}
+	set := false // cl_maxpackets's change recorded before a frame
+	for i, r := range recs {
+		set = set || r.Kind == journal.KindCvar && r.Name == "cl_maxpackets" && r.Value == "60" &&
+			i > 0 && recs[i-1].Kind != journal.KindStart && recs[i-1].Kind != journal.KindCvar
+	}
+	if !set {
+		t.Error("cl_maxpackets 60, set between frames, is not in the journal")
 	}
 	if counts[journal.KindConsole] != 1 || counts[journal.KindChallenge] == 0 {
 		t.Errorf("%d console lines, %d challenges recorded", counts[journal.KindConsole], counts[journal.KindChallenge])
