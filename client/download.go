@@ -27,7 +27,9 @@ import (
 // block after a second without progress). With every byte in, the file
 // must parse and have the announced checksum; it is then written to the
 // map directory (a temporary file renamed), and "donedl" asks the server
-// for the gamestate again, which now finds the map.
+// for the gamestate again, which now finds the map. A server whose
+// download places are all taken answers "dlwait MSEC": the client stays
+// connected and asks again after that long (DownloadStatus.Waiting).
 
 // Download limits of the client.
 const (
@@ -41,6 +43,10 @@ const (
 	// DefaultMaxDownloadSize is cl_maxDownloadSize's default: the
 	// largest map file there is.
 	DefaultMaxDownloadSize = proto.MaxDownloadSize
+	// MinDownloadRetry and MaxDownloadRetry bound the wait a server's
+	// "dlwait" asks for before the client asks for the map again.
+	MinDownloadRetry = time.Second
+	MaxDownloadRetry = 30 * time.Second
 )
 
 // DownloadStatus is the progress of a map download, for a progress bar.
@@ -55,6 +61,9 @@ type DownloadStatus struct {
 	// Done: the file is in, checked and saved; the client waits for the
 	// gamestate.
 	Done bool
+	// Waiting: the server's download places are taken; the client asks
+	// again later ("waiting for a download slot").
+	Waiting bool
 }
 
 // download is the state of the map download in progress.
@@ -72,6 +81,8 @@ type download struct {
 	ackDue   bool  // an acknowledgement has to go
 	ackSend  bool  // an acknowledgement was queued: send a packet now
 	done     bool  // saved; "donedl" sent
+	waiting  bool  // the server said dlwait: ask again at retryAt
+	retryAt  int32 // realtime
 }
 
 // Download returns the progress of the map download in progress, and
@@ -81,7 +92,7 @@ func (c *Client) Download() (DownloadStatus, bool) {
 	if dl == nil || c.state < Connected {
 		return DownloadStatus{}, false
 	}
-	s := DownloadStatus{Name: dl.name, Got: len(dl.data), Total: int(dl.size), TimeLeft: -1, Done: dl.done}
+	s := DownloadStatus{Name: dl.name, Got: len(dl.data), Total: int(dl.size), TimeLeft: -1, Done: dl.done, Waiting: dl.waiting}
 	if ms := c.realtime - dl.started; ms > 0 {
 		s.BytesPerSec = int(int64(s.Got) * 1000 / int64(ms))
 	}
@@ -125,6 +136,24 @@ func (c *Client) startDownload(name string, checksum uint32, prev *download) err
 	}
 	c.logf("downloading map %s from the server", name)
 	return nil
+}
+
+// downloadWait takes the server's "dlwait MSEC": its download places are
+// taken, the client is to ask again after MSEC milliseconds (bounded by
+// MinDownloadRetry and MaxDownloadRetry). Meanwhile no block is due, so
+// the no-progress limit waits too; DownloadMaxTime does not.
+func (c *Client) downloadWait(arg string) {
+	dl := c.conn.dl
+	if dl == nil || dl.header || dl.done || c.state != Connected {
+		return // not waiting for a download to start
+	}
+	ms, err := strconv.Atoi(arg)
+	if err != nil {
+		ms = 0
+	}
+	wait := min(max(time.Duration(ms)*time.Millisecond, MinDownloadRetry), MaxDownloadRetry)
+	dl.waiting, dl.retryAt = true, c.realtime+int32(wait.Milliseconds())
+	c.logf("map %s: waiting for a download slot (the server's are taken); asking again in %v", dl.name, wait)
 }
 
 // downloadBlock takes one SvcDownload block (CL_ParseDownload). A block
@@ -238,8 +267,12 @@ func (c *Client) downloadFrame() {
 	if dl.done {
 		return
 	}
+	if dl.waiting && c.realtime-dl.retryAt >= 0 &&
+		c.AddReliableCommand("download "+cmdargs.Quote(dl.name)) == nil {
+		dl.waiting, dl.progress = false, c.realtime
+	}
 	switch {
-	case time.Duration(c.realtime-dl.progress)*time.Millisecond > DownloadStallTimeout:
+	case !dl.waiting && time.Duration(c.realtime-dl.progress)*time.Millisecond > DownloadStallTimeout:
 		c.drop(DropError, fmt.Sprintf("map download: no progress on %s for %v (%d of %d bytes)",
 			dl.name, DownloadStallTimeout, len(dl.data), dl.size))
 		return

@@ -321,7 +321,7 @@ func (c *Client) serverCommand(seq int32, text string) {
 }
 
 // execute runs the engine's part of a server command: configstrings,
-// disconnect and map_restart. The rest (print, cp, chat, tchat, scores)
+// disconnect, dlwait and map_restart. The rest (print, cp, chat, tchat, scores)
 // belongs to the Hooks and to cgame.
 func (c *Client) execute(text string) {
 	a := &c.args
@@ -342,6 +342,8 @@ func (c *Client) execute(text string) {
 			reason += ": " + strings.TrimSpace(r)
 		}
 		c.drop(DropByServer, reason)
+	case "dlwait":
+		c.downloadWait(a.Argv(1)) // no download place free (download.go)
 	case "map_restart":
 		// The commands made before the restart must not be predicted
 		// on the restarted map.

@@ -138,6 +138,7 @@ type client struct {
 	dl       *download
 	dlHeader bool
 	dlDone   int32
+	dlHist   dlHistory // what the connection's downloads used
 
 	stats clientStats
 }
@@ -152,6 +153,7 @@ type clientStats struct {
 	usercmds                                       int
 	usercmdsClamped                                int
 	downloads, downloadCommandsIgnored             int
+	downloadsDeferred                              int   // requests told to wait for a place
 	downloadBytes                                  int64 // file bytes sent, resends included
 }
 

@@ -7,6 +7,7 @@ import (
 	"tremor/common/proto"
 	"tremor/maps/arenas"
 	"tremor/net/msg"
+	"tremor/net/srclimit"
 )
 
 // Map download, the server's side (docs/download.md; Quake III's
@@ -22,9 +23,15 @@ import (
 // acknowledged (go-back-N; with a window of 1, stop-and-wait), and at
 // once when the client repeats its last acknowledgement, which it does
 // for a block it cannot take because one before it was lost. The bytes
-// go at min(the client's rate, sv_dlRate) and never more than
-// MaxDownloads clients download at once. "donedl" ends the download and
-// the gamestate is sent again: the client now has the map.
+// go at min(the client's rate, sv_dlRate). At most MaxDownloads clients
+// download at once, and one per source (an IPv4 address, an IPv6 /64);
+// a client that finds no place free is told "dlwait MSEC" and asks again
+// later, still connected. Each download must end within its size at
+// MinDownloadRate plus DownloadSlackMsec, counted from the first start
+// for the level on the connection, and a connection starts at most
+// MaxDownloadStarts downloads: a client cannot hold a place for ever,
+// whether it acknowledges slowly or starts over. "donedl" ends the
+// download and the gamestate is sent again: the client now has the map.
 
 // Download limits of the server.
 const (
@@ -37,9 +44,24 @@ const (
 	// used up and no acknowledgement moving it, before it sends again
 	// from the first unacknowledged block (Quake III: 1 s).
 	DownloadResendMsec = 1000
-	// MaxDownloads is the most clients downloading at once; a further
-	// request is refused, so that downloads cannot take the whole uplink.
+	// MaxDownloads is the most clients downloading at once, so that
+	// downloads cannot take the whole uplink; a further request waits
+	// (DownloadRetryMsec).
 	MaxDownloads = 4
+	// DownloadRetryMsec is how long a client that finds every download
+	// place taken, or one taken by its own source, waits before it asks
+	// again ("dlwait" tells it).
+	DownloadRetryMsec = 5000
+	// MinDownloadRate and DownloadSlackMsec bound a download's time: a
+	// file of n bytes must be acknowledged in full within
+	// n*1000/MinDownloadRate + DownloadSlackMsec milliseconds of the
+	// first start for the level on the connection (542 s for the largest
+	// map), or the client is dropped.
+	MinDownloadRate   = 2048
+	DownloadSlackMsec = 30_000
+	// MaxDownloadStarts is the most downloads one connection may start
+	// (a stopdl and a download again count as another).
+	MaxDownloadStarts = 8
 	// DownloadStallMsec ends a download whose client acknowledges
 	// nothing new for this long, freeing its place.
 	DownloadStallMsec = 30_000
@@ -66,7 +88,22 @@ type download struct {
 	progress int32 // real time acked last moved
 	credit   int   // bytes the rate allows now
 	creditAt int32 // real time credit was last topped up
+	deadline int32 // real time by which it must be over
 	done     bool  // every block acknowledged
+}
+
+// dlHistory is what one connection's downloads used; it lives as long as
+// the connection (client.resetConnection clears it), so starting over
+// restores nothing.
+type dlHistory struct {
+	serverID int32 // the level first counts for
+	first    int32 // real time of the first download start for that level
+	starts   int   // downloads started on the connection
+}
+
+// downloadMsec is the most time a download of size bytes may take.
+func downloadMsec(size int) int32 {
+	return int32(int64(size)*1000/MinDownloadRate) + DownloadSlackMsec
 }
 
 // MapChecksum returns the checksum of the map being played, in decimal
@@ -113,7 +150,8 @@ func (s *Server) downloadCommand(c *client, name string) {
 }
 
 // beginDownload starts sending c the current map, if it asked for that
-// map and the server allows it; a refusal drops c with the reason.
+// map and the server allows it; a refusal drops c with the reason. A
+// client that finds no place free is told to ask again later.
 func (s *Server) beginDownload(c *client, name string) {
 	lv := s.sv
 	if c.dl != nil && c.dl.serverID == lv.serverID {
@@ -129,8 +167,14 @@ func (s *Server) beginDownload(c *client, name string) {
 		s.dropClient(c, lack+"downloads disabled")
 		return
 	}
-	if s.downloads() >= MaxDownloads {
-		s.dropClient(c, lack+"too many downloads in progress, try again later")
+	if c.dlHist.starts >= MaxDownloadStarts {
+		s.dropClient(c, lack+"too many download requests ("+strconv.Itoa(MaxDownloadStarts)+" on one connection)")
+		return
+	}
+	if why := s.downloadBusy(c); why != "" {
+		c.stats.downloadsDeferred++
+		s.logf("client %d %s waits for a download place: %s", c.num, c.name, why)
+		s.addServerCommand(c, "dlwait "+strconv.Itoa(DownloadRetryMsec))
 		return
 	}
 	file := s.mapFile()
@@ -138,14 +182,42 @@ func (s *Server) beginDownload(c *client, name string) {
 		s.dropClient(c, lack+"the server cannot send it")
 		return
 	}
+	h := &c.dlHist
+	if h.serverID != lv.serverID {
+		h.serverID, h.first = lv.serverID, s.svs.now
+	}
+	h.starts++
 	c.dl = &download{
 		serverID: lv.serverID, name: lv.name, file: file, checksum: lv.m.Checksum,
 		blocks:   proto.DownloadBlocks(int32(len(file))),
 		progress: s.svs.now, creditAt: s.svs.now,
+		deadline: h.first + downloadMsec(len(file)),
 	}
 	c.dlDone = 0
 	c.stats.downloads++
 	s.logf("client %d %s downloads map %s (%d bytes)", c.num, c.name, lv.name, len(file))
+}
+
+// downloadBusy says why c cannot start a download now, or "" if it can:
+// every place is taken, or another client of its source (but loopback)
+// downloads.
+func (s *Server) downloadBusy(c *client) string {
+	src, local := srclimit.Source(c.chan_.Remote()), isLocal(c.chan_.Remote())
+	n := 0
+	for i := range s.svs.clients {
+		o := &s.svs.clients[i]
+		if o.dl == nil || o.state != StatePrimed || o.dl.serverID != s.sv.serverID || o.dl.done {
+			continue
+		}
+		n++
+		if o != c && !local && o.chan_ != nil && srclimit.Source(o.chan_.Remote()) == src {
+			return "another client of " + src.String() + " downloads"
+		}
+	}
+	if n >= MaxDownloads {
+		return strconv.Itoa(n) + " downloads in progress"
+	}
+	return ""
 }
 
 // mapFile returns the bytes of the current map's file, shared with the
@@ -253,6 +325,11 @@ func (s *Server) sendDownloadMessages(c *client) {
 	}
 	if !dl.done && now-dl.progress > DownloadStallMsec {
 		s.dropClient(c, "map download stalled")
+		return
+	}
+	if now-dl.deadline > 0 {
+		s.dropClient(c, "map download too slow ("+strconv.Itoa(len(dl.file))+" bytes not done in "+
+			strconv.Itoa(int(downloadMsec(len(dl.file))/1000))+" s)")
 		return
 	}
 	rate := s.downloadRate(c)

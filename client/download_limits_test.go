@@ -1,0 +1,88 @@
+package client
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"tremor/bg"
+	"tremor/bg/tilemap"
+	"tremor/common/proto"
+)
+
+// TestDownloadWaitsForSlot: a server with no download place free says
+// "dlwait MSEC"; the client stays connected, reports that it waits, asks
+// again after that long (not sooner), and is not dropped for a lack of
+// progress while it waits, even longer than DownloadStallTimeout.
+func TestDownloadWaitsForSlot(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	m, _ := tilemap.Parse("x.map", file)
+	c, s, root, now := downloadPair(t, Config{}, "skyline2", file)
+	wait := int32(MaxDownloadRetry.Milliseconds())
+	if wait <= int32(DownloadStallTimeout.Milliseconds()) {
+		t.Fatalf("MaxDownloadRetry %v must exceed DownloadStallTimeout %v for this test", MaxDownloadRetry, DownloadStallTimeout)
+	}
+	requests := func() int {
+		return len(slices.DeleteFunc(slices.Clone(s.executed), func(cmd string) bool { return cmd != "download skyline2" }))
+	}
+	if n := requests(); n != 1 {
+		t.Fatalf("%d download requests, want 1", n)
+	}
+	s.command("dlwait 3600000") // more than MaxDownloadRetry: bounded
+	s.sendCommands()
+	asked := now
+	for ; now-asked < wait-100; now += 100 {
+		step(t, c, s, now, bg.UserCmd{})
+		if c.State() != Connected {
+			k, r := c.Dropped()
+			t.Fatalf("dropped while waiting for a place, after %d ms: %v %q", now-asked, k, r)
+		}
+	}
+	st, ok := c.Download()
+	if !ok || !st.Waiting || st.Name != "skyline2" {
+		t.Fatalf("status %+v, %v while waiting, want Waiting", st, ok)
+	}
+	if n := requests(); n != 1 {
+		t.Fatalf("%d download requests before the wait was over, want 1", n)
+	}
+	for i := 0; i < 4; i++ {
+		step(t, c, s, now, bg.UserCmd{})
+		now += 100
+	}
+	if n := requests(); n != 2 {
+		t.Fatalf("%d download requests after the wait, want 2", n)
+	}
+	if st, _ := c.Download(); st.Waiting {
+		t.Fatalf("still waiting after asking again: %+v", st)
+	}
+	s.sendBlock(proto.Download{Name: "skyline2", Size: int32(len(file)), Checksum: m.Checksum})
+	for _, b := range blocks(file) {
+		s.sendBlock(b)
+	}
+	step(t, c, s, now, bg.UserCmd{})
+	if st, ok := c.Download(); !ok || !st.Done {
+		k, r := c.Dropped()
+		t.Fatalf("download not done: %+v (%v %q)", st, k, r)
+	}
+	onlyMaps(t, root, "skyline2.map")
+}
+
+// TestDownloadWaitIgnored: "dlwait" once the blocks flow changes
+// nothing (a server cannot stop the no-progress limit with it).
+func TestDownloadWaitIgnored(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	m, _ := tilemap.Parse("x.map", file)
+	c, s, _, now := downloadPair(t, Config{}, "skyline2", file)
+	s.sendBlock(proto.Download{Name: "skyline2", Size: int32(len(file)), Checksum: m.Checksum})
+	step(t, c, s, now, bg.UserCmd{})
+	start := now
+	for c.State() == Connected && now-start < int32(DownloadStallTimeout.Milliseconds())+5000 {
+		s.command("dlwait 30000")
+		s.sendCommands()
+		now += 1000
+		step(t, c, s, now, bg.UserCmd{})
+	}
+	if k, r := c.Dropped(); k != DropError || !strings.Contains(r, "no progress") {
+		t.Fatalf("dropped %v: %q, want no progress", k, r)
+	}
+}
