@@ -21,7 +21,7 @@
 // table is bounded, heartbeats are limited per address and port, the
 // other requests per source (IPv4 address or IPv6 /64), and the answers to getservers, larger than the
 // requests, also spend a global budget that in a flood lets out no more
-// bytes than came in.
+// bytes than came in, shared out by network (IPv4 /24, IPv6 /48).
 //
 // A Master is a state machine driven by [Master.Packet] and
 // [Master.Tick] with a millisecond clock passed in; [Master.Serve] runs it
@@ -106,8 +106,12 @@ const (
 	MaxPending = 256
 	// FloodPackets getservers a second, from all sources together, make
 	// a flood: then the answers since it began add up to no more bytes
-	// than the requests (srclimit.FloodBudget). Below it, answers spend
-	// QuietBurst bytes at once and QuietRate a second.
+	// than the requests (srclimit.FloodBudget, starting even: the
+	// answers before it, paid from the quiet budget, are not owed), and
+	// each IPv4 /24 or IPv6 /48 (srclimit.Block) is answered once per
+	// QueryPeriod, so forged requests from one network cannot spend the
+	// whole budget before a browser elsewhere asks. Below it, answers
+	// spend QuietBurst bytes at once and QuietRate a second.
 	FloodPackets = 100
 	QuietBurst   = 64 << 10
 	QuietRate    = 32 << 10
@@ -172,6 +176,7 @@ type Master struct {
 	challenger     srclimit.Challenger
 	heartbeatLimit srclimit.Limiter[netip.AddrPort] // per address and port
 	queryLimit     srclimit.Limiter[netip.Addr]
+	floodLimit     srclimit.Limiter[netip.Addr] // getservers per Block in a flood
 	budget         srclimit.FloodBudget
 	pending        []pendingAnswer // long answers still sending
 
@@ -204,7 +209,8 @@ func New(cfg Config, send func(to netip.AddrPort, p []byte), log io.Writer) *Mas
 		challenger:     srclimit.NewChallenger(key, ChallengeEpoch),
 		heartbeatLimit: srclimit.NewLimiter[netip.AddrPort](HeartbeatBurst, HeartbeatPeriod, MaxSources),
 		queryLimit:     srclimit.NewLimiter[netip.Addr](QueryBurst, QueryPeriod, MaxSources),
-		budget:         srclimit.FloodBudget{FloodPackets: FloodPackets, QuietBurst: QuietBurst, QuietRate: QuietRate},
+		floodLimit:     srclimit.NewLimiter[netip.Addr](1, QueryPeriod, MaxSources),
+		budget:         srclimit.FloodBudget{FloodPackets: FloodPackets, QuietBurst: QuietBurst, QuietRate: QuietRate, StartEven: true},
 	}
 }
 
@@ -487,6 +493,10 @@ func (m *Master) getServers(now int32, from netip.AddrPort, text string, size in
 	q, err := oob.ParseGetServers(text)
 	if err != nil {
 		m.stats.BadPackets++
+		return
+	}
+	if m.budget.Flooding() && !m.floodLimit.Allow(srclimit.Block(from), now) {
+		m.stats.QueriesLimited++
 		return
 	}
 	a := pendingAnswer{to: from, q: q, at: now}

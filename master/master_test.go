@@ -486,8 +486,8 @@ func TestGetServersLimits(t *testing.T) {
 		t.Fatalf("answered %d of %d getservers from one address, want %d", answered, QueryBurst+3, QueryBurst)
 	}
 
-	// A flood from many addresses (each within its own limit): once
-	// it started, no more bytes go out than came in.
+	// A flood from many addresses (each within its own limit): no more
+	// bytes go out than came in, beyond what the quiet budget paid.
 	var in, out int
 	for i := range 20_000 {
 		src := netip.AddrPortFrom(netip.AddrFrom4([4]byte{203, 0, byte(i >> 8), byte(i)}), 1)
@@ -498,7 +498,7 @@ func TestGetServersLimits(t *testing.T) {
 			out += len(s.p)
 		}
 	}
-	if out > in+QuietBurst {
+	if out > in+QuietBurst+QuietRate {
 		t.Fatalf("flood: %d bytes out for %d in", out, in)
 	}
 	if out == 0 {
@@ -575,6 +575,65 @@ func TestGetServersLongList(t *testing.T) {
 		t.Errorf("%d answers still pending", len(h.m.pending))
 	}
 	t.Logf("4 getservers (%d bytes) from one address with %d servers listed: %d bytes back over 4 s (x%d)", in, DefaultMaxServers, out, out/in)
+}
+
+// 150 forged getservers a second (about 2.4 KB/s), from a different
+// /24 each second, make a flood; a browser asking now and then still
+// gets its whole list, and the master sends no more than it received
+// beyond what the quiet budget paid (QuietBurst + QuietRate at most).
+func TestGetServersFloodFairShare(t *testing.T) {
+	h := newHarness(t, DefaultConfig())
+	for i := range 200 {
+		h.register(0, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, byte(i >> 5), byte(i)}), 27960), 1, 8)
+	}
+	h.take()
+	req := oob.Packet("getservers 3")
+	browser := netip.MustParseAddrPort("203.0.113.9:27000")
+	in, out, asked, complete := 0, 0, 0, 0
+	now := int32(10_000)
+	for sec := range 20 {
+		for v := range 150 {
+			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 18, byte(sec), byte(v)}), 5000)
+			h.m.Packet(now+int32(v*6), from, req)
+			in += len(req)
+		}
+		if sec%5 == 4 {
+			h.m.Packet(now+500, browser, req)
+			in += len(req)
+			asked++
+		}
+		h.m.Tick(now + 999)
+		got := map[netip.AddrPort]bool{}
+		eot := false
+		for _, p := range h.take() {
+			out += len(p.p)
+			if p.to != browser {
+				continue
+			}
+			r, err := oob.ParseServersResponse(p.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range r.Addrs {
+				got[a] = true
+			}
+			eot = eot || r.EOT
+		}
+		if eot && len(got) == 200 {
+			complete++
+		}
+		now += 1000
+	}
+	if !h.m.budget.Flooding() {
+		t.Fatal("150 getservers a second did not make a flood")
+	}
+	if complete == 0 {
+		t.Fatalf("the browser got no complete list in %d tries during the flood", asked)
+	}
+	if out > in+QuietBurst+QuietRate {
+		t.Fatalf("%d bytes out for %d in", out, in)
+	}
+	t.Logf("browser: %d complete lists of %d; flood: %d bytes in, %d out", complete, asked, in, out)
 }
 
 func TestLogRateLimit(t *testing.T) {

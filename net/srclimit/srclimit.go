@@ -116,9 +116,18 @@ func (b *ByteBudget) Spend(now int32, n, burst, perSecond int) bool {
 // then: whatever the flood, and from however many addresses, the service
 // sends no more than it receives, once the flood has brought QuietBurst
 // bytes.
+//
+// With StartEven set, a flood's account starts with the request that
+// began it: the requests and answers of its first second before it were
+// quiet ones, paid from the quiet budget, and are not owed, so a flood
+// that first empties the quiet budget does not stop every answer for as
+// long as the requests take to pay that back. The answers of a flood
+// then add up to no more than its requests' bytes plus what the quiet
+// budget paid in its first second (at most QuietBurst + QuietRate).
 type FloodBudget struct {
 	FloodPackets          int // requests a second that make a flood
 	QuietBurst, QuietRate int // bytes at once and a second outside a flood
+	StartEven             bool
 
 	second               int32 // the second the counters are for (now/1000)
 	in, out              int   // request and answer bytes in that second
@@ -137,6 +146,9 @@ func (q *FloodBudget) Received(now int32, n int) {
 		q.floodIn += n
 	} else if q.packets > q.FloodPackets {
 		q.flooding, q.floodIn, q.floodOut = true, q.in, q.out
+		if q.StartEven {
+			q.floodIn, q.floodOut = n, 0
+		}
 	}
 }
 

@@ -112,6 +112,43 @@ func TestFloodBudget(t *testing.T) {
 	}
 }
 
+// A flood that begins by emptying the quiet budget: without StartEven
+// its answers wait until the requests have paid that back; with it, they
+// go as soon as the requests since the flood began pay for them.
+func TestFloodBudgetStartEven(t *testing.T) {
+	for _, even := range []bool{false, true} {
+		q := FloodBudget{FloodPackets: 10, QuietBurst: 1000, QuietRate: 1000, StartEven: even}
+		for range 10 {
+			q.Received(0, 20)
+			q.Spend(0, 100)
+		}
+		q.Received(0, 20) // the 11th: a flood
+		if !q.Flooding() {
+			t.Fatal("no flood after 11 requests in a second")
+		}
+		var in, out int = 11 * 20, 1000
+		answered := 0
+		for i := range 40 {
+			now := int32(100 + i*25) // 40 a second
+			q.Received(now, 20)
+			in += 20
+			if q.Spend(now, 100) {
+				out += 100
+				answered++
+			}
+		}
+		if !even && answered != 0 {
+			t.Errorf("StartEven false: %d answers while the quiet second's %d bytes are owed", answered, 1000)
+		}
+		if even && answered == 0 {
+			t.Error("StartEven true: nothing answered in the flood")
+		}
+		if out > in+q.QuietBurst+q.QuietRate {
+			t.Errorf("StartEven %v: %d bytes out for %d in", even, out, in)
+		}
+	}
+}
+
 func TestChallenger(t *testing.T) {
 	a := netip.MustParseAddrPort("1.2.3.4:5")
 	b := netip.MustParseAddrPort("1.2.3.4:6")
