@@ -311,7 +311,8 @@ func (s *Session) journalServer() {
 	}
 	rp := s.jn.rp
 	if want, ok := rp.expectHash(journal.Server); ok && want != h {
-		rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x, journal has %016x", h, want))
+		ft, _, _ := s.srv.FrameHash()
+		rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x", h, ft, want))
 	}
 }
 

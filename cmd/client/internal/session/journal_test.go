@@ -231,6 +231,53 @@ func TestJournalReplay(t *testing.T) {
 	if !strings.Contains(d.Detail, "field WeaponTime") {
 		t.Errorf("divergence %q does not name WeaponTime", d)
 	}
+
+	// One frame's server time moved 100 ms on: the server runs frames
+	// the recording did not, and the replay stops there, on the server.
+	k = 2 * journalFrames / 3
+	edited = editFrame(t, recs, k, func(f *journal.Frame) { f.ServerTime += 100 })
+	if err := os.WriteFile(bad, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r3, _ := newJournalSession(t, dir, "2", 99)
+	if err := r3.PlayJournal(bad); err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	n, err = r3.ReplayAll()
+	if !errors.As(err, &d) {
+		t.Fatalf("journal with a server time moved replayed %d frames without divergence: %v", n, err)
+	}
+	t.Logf("server time moved at frame %d: %v", k, d)
+	if d.Frame != k || d.Side != journal.Server || !strings.Contains(d.Detail, "game state hash") {
+		t.Errorf("divergence %v, want frame %d on the server, its game state hash", d, k)
+	}
+}
+
+// editFrame returns the journal of recs with frame k's times changed by
+// edit.
+func editFrame(t *testing.T, recs []journal.Record, k int, edit func(*journal.Frame)) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := journal.NewWriter(&buf, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := -1
+	for _, rec := range recs {
+		if rec.Kind == journal.KindFrame {
+			if frame++; frame == k {
+				edit(&rec.Frame)
+			}
+		}
+		if err := w.Write(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // readJournal returns every record of a journal.
@@ -267,7 +314,7 @@ func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
 	frame, cmdAt := -1, -1
 	var prev *bg.PlayerState
 	var predicted bool // the client's hash of this frame is not 0
-	k := -1
+	k, flip := -1, -1
 	for i := range recs {
 		switch r := &recs[i]; r.Kind {
 		case journal.KindFrame:
@@ -279,8 +326,7 @@ func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
 		case journal.KindPlayerState:
 			if k < 0 && frame >= from && predicted && prev != nil && canFire(prev) && prev.WeaponTime <= 0 &&
 				canFire(&r.PS) && recs[cmdAt].Cmd.Buttons&bg.ButtonAttack == 0 {
-				k = frame
-				recs[cmdAt].Cmd.Buttons |= bg.ButtonAttack
+				k, flip = frame, cmdAt
 			}
 			prev = &r.PS
 		}
@@ -293,8 +339,11 @@ func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range recs {
-		if err := w.Write(&recs[i]); err != nil {
+	for i, rec := range recs {
+		if i == flip {
+			rec.Cmd.Buttons |= bg.ButtonAttack
+		}
+		if err := w.Write(&rec); err != nil {
 			t.Fatal(err)
 		}
 	}
