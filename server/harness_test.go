@@ -315,6 +315,9 @@ type testClient struct {
 	// downloading server id while downloading is set; blocks received.
 	downloading bool
 	blocks      []proto.Download
+
+	// State hashes (statehash_test.go), with the snapshot before each.
+	hashes []hashRecord
 }
 
 func newTestClient(t testing.TB, conn netchan.Conn, server netip.AddrPort, name string) *testClient {
@@ -487,6 +490,14 @@ func (c *testClient) parse(body []byte, seq int32) {
 			}
 			d.Data = append([]byte(nil), d.Data...)
 			c.blocks = append(c.blocks, d)
+		case proto.SvcStateHash:
+			var sh proto.StateHash
+			proto.ReadStateHash(r, &sh)
+			if r.Err() != nil {
+				c.errs = append(c.errs, fmt.Errorf("message %d: %w", seq, r.Err()))
+				return
+			}
+			c.hashes = append(c.hashes, hashRecord{sh: sh, snap: c.lastSnap, messageNum: seq})
 		case proto.SvcSnapshot:
 			h := proto.ReadSnapshotHeader(r)
 			var fromPS *bg.PlayerState
