@@ -220,27 +220,33 @@ func (s *Server) downloadBusy(c *client) string {
 	return ""
 }
 
-// mapFile returns the bytes of the current map's file, shared with the
-// other downloads of the level, or nil if the file on disk is no longer
-// the one loaded (its checksum changed) or too large.
+// mapFile returns the bytes of the current map's file, shared by every
+// download of the level, or nil if the file was too large to keep.
 func (s *Server) mapFile() []byte {
-	lv := s.sv
-	for i := range s.svs.clients {
-		if dl := s.svs.clients[i].dl; dl != nil && dl.serverID == lv.serverID {
-			return dl.file
-		}
+	if s.sv.file == nil {
+		s.logf("server: map %s cannot be downloaded: larger than %d bytes", s.sv.name, proto.MaxDownloadSize)
 	}
-	data, err := arenas.ReadFrom(s.cfg.MapDir, lv.name)
-	if err != nil || len(data) > proto.MaxDownloadSize {
-		s.logf("server: map %s cannot be downloaded: %v", lv.name, err)
-		return nil
+	return s.sv.file
+}
+
+// loadLevelMap loads map name from dir (or the embedded arenas) for a
+// new level: the map, and the file's bytes when they are small enough to
+// download (nil otherwise). Downloads send these bytes, those the level
+// was parsed from: no download reads the disk on the server's frame, and
+// a file changed on disk since is never sent for the map in play.
+func loadLevelMap(dir, name string) (*tilemap.Map, []byte, error) {
+	data, err := arenas.ReadFrom(dir, name)
+	if err != nil {
+		return nil, nil, err
 	}
-	m, err := tilemap.Parse(lv.name+".map", data)
-	if err != nil || m.Checksum != lv.m.Checksum {
-		s.logf("server: map %s changed on disk since it was loaded: not sent", lv.name)
-		return nil
+	m, err := tilemap.Parse(name+".map", data)
+	if err != nil {
+		return nil, nil, err
 	}
-	return data
+	if len(data) > proto.MaxDownloadSize {
+		data = nil
+	}
+	return m, data, nil
 }
 
 // downloads counts the downloads of the current level in progress.

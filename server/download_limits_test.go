@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,4 +176,41 @@ func TestDownloadDeadlineKept(t *testing.T) {
 			t.Errorf("disconnected %v: %q", c.disconnected, c.disconnectReason)
 		}
 	})
+}
+
+// TestDownloadSendsLoadedFile: a download sends the bytes the level was
+// loaded from, kept with it: removing the file from sv_mapdir, or
+// replacing it with another map, changes nothing, and a client starting
+// over (stopdl, download) reads nothing from disk.
+func TestDownloadSendsLoadedFile(t *testing.T) {
+	h, file := dlHarness(t, nil)
+	other := append([]byte("# another version\n"), file...)
+	path := filepath.Join(h.srv.cfg.MapDir, dlMap+".map")
+	if err := os.WriteFile(path, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := dlClient(t, h, "dl")
+	h.run(200)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	c.command("stopdl")
+	c.command("download " + dlMap)
+	if !downloadAll(h, c, len(file), 60_000) {
+		t.Fatalf("download did not end: disconnected %v: %q", c.disconnected, c.disconnectReason)
+	}
+	var got []byte
+	next := int32(1)
+	for _, b := range c.blocks {
+		if b.Block == 0 && b.Size != int32(len(file)) {
+			t.Fatalf("header announces %d bytes, want the loaded file's %d", b.Size, len(file))
+		}
+		if b.Block == next {
+			got = append(got, b.Data...)
+			next++
+		}
+	}
+	if string(got) != string(file) {
+		t.Fatalf("sent %d bytes, not the %d-byte file the level was loaded from", len(got), len(file))
+	}
 }

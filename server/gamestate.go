@@ -8,7 +8,6 @@ import (
 	"tremor/common/console"
 	"tremor/common/proto"
 	"tremor/game"
-	"tremor/maps/arenas"
 	"tremor/net/infostr"
 	"tremor/net/msg"
 )
@@ -24,7 +23,7 @@ const SnapshotEntitiesPerClient = 64
 // Clients stay connected: each is sent the new gamestate.
 func (s *Server) spawnServer(name string) error {
 	s.t.ApplyLatched()
-	m, err := arenas.LoadFrom(s.cfg.MapDir, name)
+	m, file, err := loadLevelMap(s.cfg.MapDir, name)
 	if err != nil {
 		return fmt.Errorf("server: map %s: %w", name, err)
 	}
@@ -32,7 +31,7 @@ func (s *Server) spawnServer(name string) error {
 		s.sv.game.Shutdown()
 	}
 	maxClients := s.cfg.MaxClients
-	lv := &level{name: name, m: m, maxClients: maxClients}
+	lv := &level{name: name, m: m, file: file, maxClients: maxClients}
 	ring := maxClients * proto.PacketBackup * SnapshotEntitiesPerClient
 	if s.sv != nil && len(s.sv.snapEnts) == ring {
 		lv.snapEnts = s.sv.snapEnts // reuse: no frame of the old map is ever a delta base again

@@ -161,6 +161,7 @@ type Stats struct {
 type level struct {
 	name         string
 	m            *tilemap.Map
+	file         []byte    // m's file, for downloads; nil if too large (download.go)
 	game         game.Game // made by game.New, known only by its interface (Quake III's gvm)
 	serverID     int32
 	checksumFeed int32
