@@ -100,7 +100,8 @@
 // is dropped; userinfo changes apply at most once per UserinfoInterval,
 // newest first. A usercmd's time is pulled back to the frame clock +
 // MaxCommandAhead. Connectionless limits are per source (IPv4 address or
-// IPv6 /64, see srclimit.Source): queries (QueryBurst; and in a flood, from all
+// IPv6 /64, see srclimit.Source): queries (QueryBurst, except from the
+// masters of sv_master1-5; and in a flood, from all
 // sources, answers of no more bytes than the queries brought:
 // srclimit.FloodBudget), rcon (RconBurst, and a backoff after RconFreeFailures
 // wrong passwords), connect refusals (RefusalBurst); the
