@@ -78,6 +78,12 @@ func TestHashSnapshots(t *testing.T) {
 				if len(c.hashes) != 0 {
 					t.Fatalf("%d state hashes with sv_hashSnapshots 0", len(c.hashes))
 				}
+				// The setting takes at once, as rcon would change it.
+				h.srv.Exec("sv_hashSnapshots 1")
+				h.run(500)
+				if len(c.hashes) < 5 {
+					t.Fatalf("%d state hashes in the 500 ms after sv_hashSnapshots 1", len(c.hashes))
+				}
 				return
 			}
 			checked := 0

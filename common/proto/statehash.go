@@ -18,7 +18,7 @@ import (
 const SvcStateHash = SvcDownload + 1
 
 // MaxStateHashFields is the most per-field hashes one list of an
-// SvcStateHash may carry (bg's PlayerState has 43 hashed fields, its
+// SvcStateHash may carry (bg's PlayerState has 42 hashed fields, its
 // EntityState 20).
 const MaxStateHashFields = 64
 
