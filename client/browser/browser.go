@@ -1,12 +1,14 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/netip"
 	"strconv"
+	"sync"
 	"time"
 
 	"tremor/common/console"
@@ -86,7 +88,15 @@ type Config struct {
 	// Interfaces returns the IPv4 broadcast destinations of a LAN
 	// refresh; nil is [BroadcastAddrs] over the machine's interfaces.
 	Interfaces func() []netip.Addr
+	// Lookup looks up the host names of favourites and masters; nil is
+	// the system's resolver (net.DefaultResolver.LookupNetIP).
+	Lookup LookupFunc
 }
+
+// LookupFunc returns the addresses of a host name. The browser calls it
+// from goroutines of its own, a few at a time; it must return soon after
+// ctx is done.
+type LookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
 
 // Cvars are the browser's cvars, for the program to declare; Config.Table
 // reads them at each refresh.
@@ -131,6 +141,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Interfaces == nil {
 		c.Interfaces = BroadcastAddrs
+	}
+	if c.Lookup == nil {
+		c.Lookup = lookupHost
 	}
 	return c
 }
@@ -226,8 +239,13 @@ type Browser struct {
 	queue     []sendItem
 	pace      pacer
 	favorites []string
-	resolving int              // favourite and master names out to the resolver
+	lookups   []resolveDone    // names waiting for startLookups
+	favLookup map[string]bool  // favourites' names queued or being looked up
+	running   int              // lookups started whose answer was not taken
 	resolved  chan resolveDone // their answers
+	ctx       context.Context  // done at Close: the lookups stop
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup // the lookups' goroutines
 	inet      internet
 	version   uint64
 	now       time.Time
@@ -260,17 +278,19 @@ func Open(cfg Config) (*Browser, error) {
 func New(cfg Config, conn4, conn6 netchan.Conn) *Browser {
 	cfg = cfg.withDefaults()
 	b := &Browser{
-		cfg:      cfg,
-		conn4:    conn4,
-		conn6:    conn6,
-		recv:     newRecvQueue(recvQueueLen),
-		resolved: make(chan resolveDone, 2*(MaxFavorites+MaxMasters)),
-		pkt:      make([]byte, 0, oob.MaxPacketLen),
-		buf:      make([]byte, oob.MaxReceivedLen+1),
+		cfg:       cfg,
+		conn4:     conn4,
+		conn6:     conn6,
+		recv:      newRecvQueue(recvQueueLen),
+		resolved:  make(chan resolveDone, maxLookups),
+		favLookup: make(map[string]bool),
+		pkt:       make([]byte, 0, oob.MaxPacketLen),
+		buf:       make([]byte, oob.MaxReceivedLen+1),
 	}
 	for s := range b.lists {
 		b.lists[s].byAddr = make(map[netip.AddrPort]int)
 	}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
 	b.pace.init(cfg.PacketsPerSecond)
 	if conn4 != nil {
 		go b.recv.pump(conn4, cfg.Clock)
@@ -282,8 +302,11 @@ func New(cfg Config, conn4, conn6 netchan.Conn) *Browser {
 	return b
 }
 
-// Close closes the browser's sockets.
+// Close closes the browser's sockets, and stops the name lookups in
+// progress and waits for them to return.
 func (b *Browser) Close() error {
+	b.cancel()
+	defer b.wg.Wait()
 	var err error
 	if b.conn4 != nil {
 		err = b.conn4.Close()
@@ -371,6 +394,7 @@ func (b *Browser) Frame(now time.Time) {
 		b.handle(b.buf[:n], from, at)
 	}
 	b.expire(now)
+	b.startLookups(now)
 	b.send(now)
 	b.updateStatus(now)
 }
@@ -397,6 +421,11 @@ func (b *Browser) start(src Source, now time.Time) {
 	case Favorites:
 		b.rebuildFavorites()
 		for i := range l.entries {
+			if e := &l.entries[i]; !e.Addr.IsValid() {
+				e.State = Pending // looked up again, however the last lookup went
+				b.queueLookup(resolveDone{gen: b.gen[Favorites], label: e.Label, port: DefaultLANPort})
+				continue
+			}
 			b.requeue(src, i)
 		}
 	}
@@ -554,7 +583,7 @@ func (b *Browser) updateStatus(now time.Time) {
 		for i := range l.entries {
 			switch l.entries[i].State {
 			case Pending:
-				busy = busy || l.entries[i].Addr.IsValid() || s == Favorites && b.resolving > 0
+				busy = busy || l.entries[i].Addr.IsValid() || s == Favorites && b.favLookup[l.entries[i].Label]
 			case Answered:
 				answered++
 			}

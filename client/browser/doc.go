@@ -14,6 +14,9 @@
 // queued answers, sends what the pacing allows, and marks queries that
 // waited too long as timed out. [Browser.Refresh] only asks for a
 // refresh, which the next Frame starts, so the menu needs no clock.
+// Host names of favourites and masters are looked up on goroutines too,
+// at most four at once ([Config.Lookup]); [Browser.Close] stops them and
+// waits for them.
 //
 // # LAN
 //

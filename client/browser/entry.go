@@ -36,14 +36,15 @@ type State uint8
 // Entry states. A LAN entry exists only once its server answered, so it
 // is always Answered; Internet and Favorites entries start Pending.
 const (
-	Pending  State = iota // queued or sent, no answer yet
-	Answered              // the server answered; the info fields are set
-	TimedOut              // no answer to any attempt (or the name did not resolve)
+	Pending    State = iota // queued or sent, no answer yet
+	Answered                // the server answered; the info fields are set
+	TimedOut                // no answer to any attempt
+	Unresolved              // a favourite's host name did not resolve
 )
 
-var stateNames = [...]string{"pending", "answered", "timed out"}
+var stateNames = [...]string{"pending", "answered", "timed out", "unresolved"}
 
-// String returns "pending", "answered" or "timed out".
+// String returns "pending", "answered", "timed out" or "unresolved".
 func (s State) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]

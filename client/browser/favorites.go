@@ -137,7 +137,6 @@ func (b *Browser) rebuildFavorites() {
 	clear(l.byAddr)
 	b.gen[Favorites]++
 	b.dropQueued(Favorites)
-	var jobs []resolveDone
 	for _, f := range b.favorites {
 		e, q := Entry{Label: f}, query{}
 		for j := range old {
@@ -147,11 +146,11 @@ func (b *Browser) rebuildFavorites() {
 				break
 			}
 		}
-		if !e.Addr.IsValid() && e.State != TimedOut {
+		if !e.Addr.IsValid() && e.State == Pending {
 			if ap, ok := parseAddr(f, DefaultLANPort); ok {
 				e.Addr = ap
 			} else {
-				jobs = append(jobs, resolveDone{gen: b.gen[Favorites], label: f})
+				b.queueLookup(resolveDone{gen: b.gen[Favorites], label: f, port: DefaultLANPort})
 			}
 		}
 		l.entries = append(l.entries, e)
@@ -168,11 +167,11 @@ func (b *Browser) rebuildFavorites() {
 			b.requeue(Favorites, i)
 		}
 	}
-	b.resolveAll(jobs, DefaultLANPort)
 	b.changed()
 }
 
-// favoriteResolved files a favourite's resolved address and pings it.
+// favoriteResolved files a favourite's resolved address and pings it, or
+// marks it unresolved and says why in the status.
 func (b *Browser) favoriteResolved(r resolveDone) {
 	l := &b.lists[Favorites]
 	for i := range l.entries {
@@ -181,7 +180,8 @@ func (b *Browser) favoriteResolved(r resolveDone) {
 			continue
 		}
 		if r.err != nil {
-			e.State = TimedOut
+			e.State = Unresolved
+			b.lists[Favorites].status.Note = resolveNote(r.label, r.err)
 		} else {
 			e.Addr = r.addr
 			if _, dup := l.byAddr[r.addr]; !dup {

@@ -47,7 +47,7 @@ func (m *master) done() bool { return m.eot[0] && m.eot[1] }
 // startInternet asks every master of the configuration for its list.
 func (b *Browser) startInternet(now time.Time) {
 	b.inet = internet{now: now, wait: 2 * b.cfg.Timeout}
-	var jobs []resolveDone
+	b.dropMasterLookups()
 	for _, label := range b.cfg.Masters {
 		if label == "" || len(b.inet.masters) == MaxMasters {
 			continue
@@ -57,7 +57,7 @@ func (b *Browser) startInternet(now time.Time) {
 			m.addr = ap
 		} else {
 			m.resolving = true
-			jobs = append(jobs, resolveDone{master: true, gen: b.gen[Internet], label: label})
+			b.queueLookup(resolveDone{master: true, gen: b.gen[Internet], label: label, port: DefaultMasterPort})
 		}
 		b.inet.masters = append(b.inet.masters, m)
 	}
@@ -70,7 +70,6 @@ func (b *Browser) startInternet(now time.Time) {
 			b.queueMaster(i)
 		}
 	}
-	b.resolveAll(jobs, DefaultMasterPort)
 }
 
 // queueMaster queues both queries to master i.
@@ -92,7 +91,7 @@ func (b *Browser) masterResolved(r resolveDone) {
 		}
 		m.resolving = false
 		if r.err != nil {
-			b.lists[Internet].status.Note = r.err.Error()
+			b.lists[Internet].status.Note = resolveNote(r.label, r.err)
 			continue
 		}
 		m.addr = r.addr
