@@ -107,13 +107,13 @@ func (g *game) loadSaved() {
 }
 
 // save writes the archived cvars, the binds and the history, each only
-// when it changed. A journal's replay (journal 2) saves no cvars: they
+// when it changed. After a journal's replay it saves no cvars: they
 // hold the values of the session it recorded, not the player's.
 func (g *game) save() {
 	if g.cfg == nil {
 		return
 	}
-	if g.t.Get("journal").Int() != 2 {
+	if !g.sess.PlayedJournal() {
 		if err := g.t.SaveArchived(g.cfg); err != nil {
 			g.t.Printf("client: %v\n", err)
 		}

@@ -111,6 +111,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	client.AddRecordCommands(t, g.sess.DataDir(), g.sess.Client)
 	client.AddPlaybackCommands(t, g.sess.Playback)
+	g.sess.AddJournalCommands(t)
 	g.follow = followRecorder
 	g.in.AddCommands(t)
 	g.binds = keys.NewBinds(t)

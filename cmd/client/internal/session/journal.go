@@ -17,6 +17,7 @@ import (
 	"tremor/client"
 	"tremor/common/console"
 	"tremor/common/journal"
+	"tremor/net/cmdargs"
 	"tremor/server"
 )
 
@@ -83,6 +84,7 @@ type journalState struct {
 	rec     *recording
 	rp      *replay
 	inFrame bool // Frame is running: console lines are consequences, not events
+	played  bool // a journal's cvars were applied in this run
 
 	// sent, if set (by tests), sees every packet a replay's engines
 	// send, on whichever goroutine sends it.
@@ -370,7 +372,8 @@ func (s *Session) journalClient() {
 }
 
 // PlayJournal leaves any game and replays the journal at path, or NAME
-// in the data directory's journals folder when path is not a file: the
+// in the data directory's journals folder when path is not a file (a
+// journal that cannot be opened leaves the game as it is): the
 // embedded server and the client engine are rebuilt from its seeds and
 // cvars, over connections that lead nowhere. Frame then plays it at the
 // speed it was recorded; ReplayStep and ReplayAll run it as fast as
@@ -383,7 +386,6 @@ func (s *Session) PlayJournal(path string) error {
 		}
 		path = p
 	}
-	s.Disconnect()
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -402,6 +404,8 @@ func (s *Session) PlayJournal(path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	st := rp.rec.Start
+	s.Disconnect() // the journal opens: leave the game for it
+	s.jn.played = true
 	for {
 		rec, err := r.Peek()
 		if err != nil || rec.Kind != journal.KindCvar {
@@ -423,6 +427,26 @@ func (s *Session) PlayJournal(path string) error {
 	}
 	fmtLine(s.stderr, "journal: replaying %s (map %s)", path, st.Map)
 	return nil
+}
+
+// PlayedJournal reports whether a journal was replayed in this run: its
+// cvars then hold the recorded session's values, which the window does
+// not save as the player's settings.
+func (s *Session) PlayedJournal() bool { return s.jn.played }
+
+// AddJournalCommands registers playjournal on t:
+//
+//	playjournal NAME   replay journal NAME (a path, or a name in journals/)
+func (s *Session) AddJournalCommands(t *console.Table) {
+	t.AddCommand("playjournal", "replay a journal: playjournal NAME (docs/journal.md)", func(a *cmdargs.Args) {
+		if a.Argc() != 2 {
+			t.Printf("usage: playjournal NAME\n")
+			return
+		}
+		if err := s.PlayJournal(a.Argv(1)); err != nil {
+			t.Printf("playjournal: %v\n", err)
+		}
+	})
 }
 
 // noReplayCvars are the cvars a replay keeps its own values of: the

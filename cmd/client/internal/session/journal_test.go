@@ -352,3 +352,44 @@ func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
 	}
 	return k, buf.Bytes()
 }
+
+// TestPlayJournalCommand records a short session and replays it with
+// the playjournal command.
+func TestPlayJournalCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server and a client")
+	}
+	dir := t.TempDir()
+	s, _ := newJournalSession(t, dir, "1", 3)
+	if err := s.StartMap("duel1"); err != nil {
+		t.Fatal(err)
+	}
+	const frames = 120
+	for i := range frames {
+		s.Frame(time.Duration(i)*journalFrame, scriptCmd(i), false)
+		time.Sleep(200 * time.Microsecond)
+	}
+	s.Close()
+
+	// A journal that is not there leaves the game being played.
+	r, tbl := newJournalSession(t, dir, "0", 5)
+	defer r.Close()
+	if err := r.StartMap("duel1"); err != nil {
+		t.Fatal(err)
+	}
+	r.AddJournalCommands(tbl)
+	var out bytes.Buffer
+	tbl.SetOutput(&out)
+	tbl.ExecuteString("playjournal nosuch")
+	if !strings.Contains(out.String(), "playjournal: open") || r.Replaying() || r.Server() == nil {
+		t.Fatalf("playjournal of a missing journal: %q", out.String())
+	}
+	tbl.ExecuteString("playjournal live")
+	if !r.Replaying() || !r.PlayedJournal() {
+		t.Fatalf("playjournal live did not start a replay: %q", out.String())
+	}
+	n, err := r.ReplayAll()
+	if err != nil || n != frames {
+		t.Fatalf("replayed %d frames of %d: %v", n, frames, err)
+	}
+}
