@@ -204,16 +204,18 @@ func TestBrowserIncompatibleGreyed(t *testing.T) {
 	old := server("10.0.0.9:27960", "Old", "arena1", 1, 0, 8, 5)
 	old.Protocol = proto.Version - 1
 	gone := browser.Entry{Label: "10.0.0.8:27960", Addr: netip.MustParseAddrPort("10.0.0.8:27960"), State: browser.TimedOut}
-	f.set(browser.LAN, old, gone, lanServers[0])
+	nohost := browser.Entry{Label: "nowhere.invalid", State: browser.Unresolved}
+	f.set(browser.LAN, old, gone, nohost, lanServers[0])
 	r.open(t, "Find servers")
 	rows := r.m.Layout(1280, 720).Browser.Rows
-	want := map[string]bool{"Old": true, "10.0.0.8:27960": true, "Bravo": false}
+	want := map[string]bool{"Old": true, "10.0.0.8:27960": true, "nowhere.invalid": true, "Bravo": false}
+	ping := map[string]string{"10.0.0.8:27960": "timeout", "nowhere.invalid": "no host"}
 	for _, row := range rows {
 		if g, ok := want[row.Cells[0]]; !ok || row.Greyed != g {
 			t.Errorf("row %q greyed %v, want %v", row.Cells[0], row.Greyed, g)
 		}
-		if row.Cells[0] == "10.0.0.8:27960" && row.Cells[4] != "timeout" {
-			t.Errorf("timed-out row's ping %q, want timeout", row.Cells[4])
+		if p, ok := ping[row.Cells[0]]; ok && row.Cells[4] != p {
+			t.Errorf("row %q's ping %q, want %q", row.Cells[0], row.Cells[4], p)
 		}
 	}
 	r.goTo2(t, "Old")
