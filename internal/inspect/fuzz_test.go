@@ -55,6 +55,8 @@ func FuzzFeed(f *testing.F) {
 			f.Add(true, encodePackets([]packet{cut}))
 		}
 	}
+	// State hashes after the gamestate (the same handshake as s).
+	f.Add(true, encodePackets(stateHashSession()[5:]))
 	prime := s.pkts[:5]
 	f.Fuzz(func(t *testing.T, primed bool, data []byte) {
 		in := New()
