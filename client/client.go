@@ -157,8 +157,9 @@ type connection struct {
 	bcs                   proto.BigConfigstring
 	gs                    proto.Gamestate // the configstrings change by server commands
 
-	dl    *download // the map download in progress (download.go), nil if none
-	dlBuf [proto.DownloadBlockSize]byte
+	dl     *download // the map download in progress (download.go), nil if none
+	dlBuf  [proto.DownloadBlockSize]byte
+	dlUsed downloadUsage // what the connection's downloads used (download.go)
 }
 
 // newConnection returns the state of a connection starting at realtime

@@ -37,8 +37,11 @@ const (
 	// this long: a server that keeps the connection alive but sends
 	// nothing useful.
 	DownloadStallTimeout = 15 * time.Second
-	// DownloadMaxTime ends a download that has not finished after this
-	// long, whatever progress it makes.
+	// DownloadMaxTime is the most time one connection spends
+	// downloading, all its downloads together (waits for a place
+	// included): a server that restarts the download, under the same
+	// name or others, cannot keep the client downloading for ever. Time
+	// in the game between downloads does not count.
 	DownloadMaxTime = 10 * time.Minute
 	// DefaultMaxDownloadSize is cl_maxDownloadSize's default: the
 	// largest map file there is.
@@ -85,6 +88,15 @@ type download struct {
 	retryAt  int32 // realtime
 }
 
+// downloadUsage is what a connection's downloads used, for the limits
+// that hold for all of them (connection.dlUsed; a new connection starts
+// at zero).
+type downloadUsage struct {
+	spent  int32 // milliseconds spent downloading
+	active bool  // a download runs: the time since at counts
+	at     int32 // realtime spent was last brought up to date
+}
+
 // Download returns the progress of the map download in progress, and
 // false when there is none.
 func (c *Client) Download() (DownloadStatus, bool) {
@@ -123,19 +135,25 @@ func (c *Client) cannotDownload(name string) string {
 }
 
 // startDownload asks the server for map name, whose checksum the
-// gamestate announced. A download of the same file that a new gamestate
-// interrupted (prev) keeps its start time: DownloadMaxTime bounds them
-// together, however often a server sends the gamestate again.
-func (c *Client) startDownload(name string, checksum uint32, prev *download) error {
+// gamestate announced.
+func (c *Client) startDownload(name string, checksum uint32) error {
+	c.downloadClock(true)
 	c.conn.dl = &download{name: name, checksum: checksum, started: c.realtime, progress: c.realtime}
-	if prev != nil && prev.name == name && prev.checksum == checksum {
-		c.conn.dl.started = prev.started
-	}
 	if err := c.AddReliableCommand("download " + cmdargs.Quote(name)); err != nil {
 		return fmt.Errorf("%w: asking for %s: %w", errDownload, name, err)
 	}
 	c.logf("downloading map %s from the server", name)
 	return nil
+}
+
+// downloadClock brings the time the connection spent downloading up to
+// date, and says whether a download runs from now on.
+func (c *Client) downloadClock(active bool) {
+	u := &c.conn.dlUsed
+	if u.active && c.realtime-u.at > 0 {
+		u.spent += c.realtime - u.at
+	}
+	u.active, u.at = active, c.realtime
 }
 
 // downloadWait takes the server's "dlwait MSEC": its download places are
@@ -244,6 +262,7 @@ func (c *Client) finishDownload(dl *download) error {
 		return fmt.Errorf("%w: saving map %s: %w", errDownload, dl.name, err)
 	}
 	c.maps[dl.name] = m
+	c.downloadClock(false)
 	dl.done = true
 	secs := float64(c.realtime-dl.started) / 1000
 	c.logf("map %s downloaded: %d bytes in %.1f s, saved in %s", dl.name, len(dl.data), secs, c.cfg.MapDir)
@@ -258,6 +277,7 @@ func (c *Client) finishDownload(dl *download) error {
 // stalls or takes too long; it runs every frame before the packet goes.
 func (c *Client) downloadFrame() {
 	dl := c.conn.dl
+	c.downloadClock(dl != nil && !dl.done && c.state == Connected)
 	if dl == nil || c.state != Connected {
 		return
 	}
@@ -276,8 +296,8 @@ func (c *Client) downloadFrame() {
 		c.drop(DropError, fmt.Sprintf("map download: no progress on %s for %v (%d of %d bytes)",
 			dl.name, DownloadStallTimeout, len(dl.data), dl.size))
 		return
-	case time.Duration(c.realtime-dl.started)*time.Millisecond > DownloadMaxTime:
-		c.drop(DropError, fmt.Sprintf("map download: %s not finished after %v (%d of %d bytes)",
+	case time.Duration(c.conn.dlUsed.spent)*time.Millisecond > DownloadMaxTime:
+		c.drop(DropError, fmt.Sprintf("map download: %s not finished after %v of downloads on this connection (%d of %d bytes)",
 			dl.name, DownloadMaxTime, len(dl.data), dl.size))
 	}
 }

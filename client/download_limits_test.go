@@ -2,6 +2,7 @@ package client
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,4 +86,51 @@ func TestDownloadWaitIgnored(t *testing.T) {
 	if k, r := c.Dropped(); k != DropError || !strings.Contains(r, "no progress") {
 		t.Fatalf("dropped %v: %q, want no progress", k, r)
 	}
+}
+
+// gamestateFor makes s's gamestate name map name with file's checksum.
+func (s *fakeServer) gamestateFor(t *testing.T, name string, file []byte) {
+	t.Helper()
+	m, err := tilemap.Parse(name+".map", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.gs.Configstrings[bg.CSServerInfo] = `\sv_hostname\fake\mapname\` + name
+	s.gs.Configstrings[bg.CSMapChecksum] = strconv.FormatUint(uint64(m.Checksum), 10)
+}
+
+// TestDownloadMaxTimePerConnection: a server that keeps sending new
+// gamestates, alternating the map's name and its checksum, each time
+// with a little progress, gets the connection dropped once its downloads
+// together have taken DownloadMaxTime, not sooner.
+func TestDownloadMaxTimePerConnection(t *testing.T) {
+	files := [][]byte{
+		readMapFile(t, "maps", "arenas", "arena2.map"),
+		append([]byte("# another version\n"), readMapFile(t, "maps", "arenas", "arena2.map")...),
+	}
+	names := []string{"skyline2", "skyline3"}
+	c, s, root, now := downloadPair(t, Config{}, names[0], files[0])
+	start := now
+	limit := int32(DownloadMaxTime.Milliseconds())
+	for i := 1; c.State() == Connected; i++ {
+		if now-start > limit+20_000 {
+			t.Fatalf("still downloading after %d s", (now-start)/1000)
+		}
+		name, file := names[i%2], files[i/2%2]
+		s.gamestateFor(t, name, file)
+		s.sendGamestate()
+		m, _ := tilemap.Parse("x.map", file)
+		s.sendBlock(proto.Download{Name: name, Size: int32(len(file)), Checksum: m.Checksum})
+		s.sendBlock(blocks(file)[0])
+		step(t, c, s, now, bg.UserCmd{})
+		now += 5000
+	}
+	kind, reason := c.Dropped()
+	if kind != DropError || !strings.Contains(reason, "not finished after") {
+		t.Fatalf("dropped %v: %q", kind, reason)
+	}
+	if took := now - start; took < limit {
+		t.Errorf("ended after %d ms, before DownloadMaxTime", took)
+	}
+	onlyMaps(t, root)
 }

@@ -387,7 +387,6 @@ func (c *Client) parseGamestate(err error) error {
 	c.systemInfoChanged()
 	name := infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], "mapname")
 	announced := c.conn.gs.Configstrings[bg.CSMapChecksum]
-	prev := c.conn.dl
 	c.conn.dl = nil
 	m, err := c.loadMap(name, announced)
 	if err != nil {
@@ -399,7 +398,7 @@ func (c *Client) parseGamestate(err error) error {
 		case why != "":
 			c.drop(DropError, "cannot load the server's map: "+err.Error()+"; cannot download it: "+why)
 		default:
-			if err := c.startDownload(name, uint32(sum), prev); err != nil {
+			if err := c.startDownload(name, uint32(sum)); err != nil {
 				c.drop(DropError, err.Error())
 			}
 			return nil
