@@ -43,6 +43,12 @@ const (
 	// name or others, cannot keep the client downloading for ever. Time
 	// in the game between downloads does not count.
 	DownloadMaxTime = 10 * time.Minute
+	// MaxConnectionDownloads is the most maps one connection saves, and
+	// MaxConnectionDownloadBytes × cl_maxDownloadSize the most bytes its
+	// downloads receive: a server cannot fill the disk, nor keep the
+	// client receiving, by naming map after map.
+	MaxConnectionDownloads     = 4
+	MaxConnectionDownloadBytes = 4
 	// DefaultMaxDownloadSize is cl_maxDownloadSize's default: the
 	// largest map file there is.
 	DefaultMaxDownloadSize = proto.MaxDownloadSize
@@ -95,6 +101,8 @@ type downloadUsage struct {
 	spent  int32 // milliseconds spent downloading
 	active bool  // a download runs: the time since at counts
 	at     int32 // realtime spent was last brought up to date
+	maps   int   // maps saved
+	bytes  int64 // file bytes received, restarted downloads included
 }
 
 // Download returns the progress of the map download in progress, and
@@ -135,9 +143,14 @@ func (c *Client) cannotDownload(name string) string {
 }
 
 // startDownload asks the server for map name, whose checksum the
-// gamestate announced.
+// gamestate announced, if the connection's download limits allow one
+// more.
 func (c *Client) startDownload(name string, checksum uint32) error {
 	c.downloadClock(true)
+	if n := c.conn.dlUsed.maps; n >= MaxConnectionDownloads {
+		return fmt.Errorf("%w: the server asks for map %s after %d maps downloaded on this connection, the most there may be",
+			errDownload, name, n)
+	}
 	c.conn.dl = &download{name: name, checksum: checksum, started: c.realtime, progress: c.realtime}
 	if err := c.AddReliableCommand("download " + cmdargs.Quote(name)); err != nil {
 		return fmt.Errorf("%w: asking for %s: %w", errDownload, name, err)
@@ -200,6 +213,9 @@ func (c *Client) downloadBlock(d *proto.Download) error {
 			return fmt.Errorf("%w: map %s is %d bytes, more than cl_maxDownloadSize %d", errDownload, dl.name, d.Size, c.cfg.MaxDownloadSize)
 		case d.Checksum != dl.checksum:
 			return fmt.Errorf("%w: the server sends map %s with checksum %d, its gamestate announced %d", errDownload, dl.name, d.Checksum, dl.checksum)
+		case c.conn.dlUsed.bytes+int64(d.Size) > int64(MaxConnectionDownloadBytes*c.cfg.MaxDownloadSize):
+			return fmt.Errorf("%w: map %s (%d bytes) after %d bytes downloaded on this connection would pass %d × cl_maxDownloadSize",
+				errDownload, dl.name, d.Size, c.conn.dlUsed.bytes, MaxConnectionDownloadBytes)
 		}
 		dl.header, dl.size, dl.blocks, dl.next = true, d.Size, proto.DownloadBlocks(d.Size), 1
 		dl.data = make([]byte, 0, d.Size)
@@ -233,6 +249,7 @@ func (c *Client) downloadBlock(d *proto.Download) error {
 		return fmt.Errorf("%w: block %d of map %s holds %d bytes, not %d", errDownload, d.Block, dl.name, len(d.Data), want)
 	}
 	dl.data = append(dl.data, d.Data...)
+	c.conn.dlUsed.bytes += int64(len(d.Data))
 	dl.next++
 	dl.progress = c.realtime
 	c.stats.DownloadBlocks++
@@ -262,6 +279,7 @@ func (c *Client) finishDownload(dl *download) error {
 		return fmt.Errorf("%w: saving map %s: %w", errDownload, dl.name, err)
 	}
 	c.maps[dl.name] = m
+	c.conn.dlUsed.maps++
 	c.downloadClock(false)
 	dl.done = true
 	secs := float64(c.realtime-dl.started) / 1000

@@ -134,3 +134,84 @@ func TestDownloadMaxTimePerConnection(t *testing.T) {
 	}
 	onlyMaps(t, root)
 }
+
+// downloadWhole has the fake server send c the whole of file as map name
+// after a gamestate naming it, and runs the client until it has said
+// donedl (or is dropped).
+func downloadWhole(t *testing.T, c *Client, s *fakeServer, now int32, name string, file []byte) int32 {
+	t.Helper()
+	s.gamestateFor(t, name, file)
+	s.sendGamestate()
+	step(t, c, s, now, bg.UserCmd{})
+	now += ConnectedPacketMsec
+	m, _ := tilemap.Parse("x.map", file)
+	s.sendBlock(proto.Download{Name: name, Size: int32(len(file)), Checksum: m.Checksum})
+	for _, b := range blocks(file) {
+		s.sendBlock(b)
+	}
+	step(t, c, s, now, bg.UserCmd{})
+	return now + 10
+}
+
+// TestDownloadDiskBounded: a server that names map after map gets at
+// most MaxConnectionDownloads of them saved; the next ends the
+// connection with the reason.
+func TestDownloadDiskBounded(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	c, s, root, now := downloadPair(t, Config{}, "fill0", file)
+	var saved []string
+	for i := 0; i < 20 && c.State() == Connected; i++ {
+		name := "fill" + strconv.Itoa(i)
+		now = downloadWhole(t, c, s, now, name, file)
+		if c.State() == Connected {
+			saved = append(saved, name+".map")
+		}
+	}
+	if len(saved) != MaxConnectionDownloads {
+		t.Errorf("%d maps downloaded, want %d", len(saved), MaxConnectionDownloads)
+	}
+	kind, reason := c.Dropped()
+	if kind != DropError || !strings.Contains(reason, "maps downloaded on this connection") {
+		t.Fatalf("dropped %v: %q", kind, reason)
+	}
+	onlyMaps(t, root, saved...)
+}
+
+// TestDownloadBytesBounded: a server that restarts a download again and
+// again, never finishing it, is cut off once the connection has received
+// MaxConnectionDownloadBytes × cl_maxDownloadSize; nothing is saved.
+func TestDownloadBytesBounded(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	m, _ := tilemap.Parse("x.map", file)
+	bs := blocks(file)
+	if len(bs) < 2 {
+		t.Fatalf("%d blocks: the test needs 2", len(bs))
+	}
+	c, s, root, now := downloadPair(t, Config{MaxDownloadSize: len(file)}, "skyline2", file)
+	got := 0 // bytes the server sent that the client took
+	for i := 0; c.State() == Connected; i++ {
+		if i > 100 {
+			t.Fatal("the restarts never ended")
+		}
+		if i > 0 {
+			s.sendGamestate()
+		}
+		s.sendBlock(proto.Download{Name: "skyline2", Size: int32(len(file)), Checksum: m.Checksum})
+		for _, b := range bs[:len(bs)-1] { // all but the last
+			s.sendBlock(b)
+		}
+		step(t, c, s, now, bg.UserCmd{})
+		now += 100
+		if c.State() == Connected {
+			got += len(file) - len(bs[len(bs)-1].Data)
+		}
+	}
+	kind, reason := c.Dropped()
+	if kind != DropError || !strings.Contains(reason, "cl_maxDownloadSize") {
+		t.Fatalf("dropped %v: %q", kind, reason)
+	}
+	if cap := MaxConnectionDownloadBytes * len(file); got > cap || got+len(file) <= cap {
+		t.Errorf("cut off after %d bytes, want the download that would pass %d refused", got, cap)
+	}
+	onlyMaps(t, root)
+}
