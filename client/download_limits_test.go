@@ -215,3 +215,27 @@ func TestDownloadBytesBounded(t *testing.T) {
 	}
 	onlyMaps(t, root)
 }
+
+// TestDownloadTimeBetweenDownloads: the time a connection spends out of
+// downloads (here primed on a map it downloaded, for longer than
+// DownloadMaxTime) does not count against the next download.
+func TestDownloadTimeBetweenDownloads(t *testing.T) {
+	file := readMapFile(t, "maps", "arenas", "arena2.map")
+	c, s, _, now := downloadPair(t, Config{}, "first", file)
+	now = downloadWhole(t, c, s, now, "first", file)
+	s.sendGamestate() // after donedl: the client now has the map
+	step(t, c, s, now, bg.UserCmd{})
+	if c.State() != Primed {
+		k, r := c.Dropped()
+		t.Fatalf("state %v after the first download (%v %q), want primed", c.State(), k, r)
+	}
+	for end := now + int32(DownloadMaxTime.Milliseconds()) + 60_000; now < end; now += 1000 {
+		s.sendCommands()
+		step(t, c, s, now, bg.UserCmd{})
+	}
+	now = downloadWhole(t, c, s, now, "second", append([]byte("# second\n"), file...))
+	if st, ok := c.Download(); c.State() != Connected || !ok || !st.Done || st.Name != "second" {
+		k, r := c.Dropped()
+		t.Fatalf("second download: state %v, status %+v %v (%v %q)", c.State(), st, ok, k, r)
+	}
+}

@@ -398,6 +398,9 @@ func (c *Client) parseGamestate(err error) error {
 		case why != "":
 			c.drop(DropError, "cannot load the server's map: "+err.Error()+"; cannot download it: "+why)
 		default:
+			if c.state > Connected {
+				c.setState(Connected) // a map change: out of the game until the map is in
+			}
 			if err := c.startDownload(name, uint32(sum)); err != nil {
 				c.drop(DropError, err.Error())
 			}
