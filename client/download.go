@@ -329,8 +329,12 @@ func (c *Client) headerServerID() int32 {
 }
 
 // saveMap writes dir/name.map atomically: a temporary file in dir,
-// renamed over the name once complete. Everything goes through an
-// os.Root on dir, so nothing is written outside it.
+// synced, then renamed over the name once complete. Everything goes
+// through an os.Root on dir, so nothing is written outside it. It runs on
+// the client's frame, once per download (at most MaxConnectionDownloads
+// a connection), while the client is out of the game: the sync is kept
+// there rather than in a goroutine (BenchmarkSaveMap, ext4 on a virtual
+// disk: 0.3 ms for 6 KiB, 1.0 ms for 1 MiB).
 func saveMap(dir, name string, data []byte) error {
 	if err := arenas.CheckName(name); err != nil {
 		return err
