@@ -1,16 +1,13 @@
 package cgame
 
 import (
-	"fmt"
 	"math"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
 	"tremor/lagometer"
-	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
-	"tremor/net/infostr"
 	"tremor/net/msg"
 )
 
@@ -224,7 +221,8 @@ type CGame struct {
 }
 
 // New returns the client game for the level the engine's gamestate
-// describes, moving in m (see LoadMap) with the cvars in cfg (nil means
+// describes, moving in m (the map the engine loaded and checked against
+// the server's checksum) with the cvars in cfg (nil means
 // DefaultConfig). Nothing happens until Frame.
 func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 	if cfg == nil {
@@ -240,26 +238,6 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 	g.Entities = make([]*CEntity, 0, proto.MaxSnapshotEntities)
 	g.Events = make([]Event, 0, 64)
 	return g
-}
-
-// LoadMap loads the map the server announced: the mapname of the
-// serverinfo configstring, from dir if it holds NAME.map and from the
-// embedded arenas otherwise (dir "" means embedded only), and checks it
-// against the map-checksum configstring. A client whose file differs must
-// not play: its prediction would disagree with the server.
-func LoadMap(c Client, dir string) (*tilemap.Map, error) {
-	name := infostr.ValueForKey(c.Configstring(bg.CSServerInfo), "mapname")
-	if name == "" {
-		return nil, fmt.Errorf("cgame: the serverinfo configstring names no map")
-	}
-	m, err := arenas.LoadFrom(dir, name)
-	if err != nil {
-		return nil, fmt.Errorf("cgame: loading map %s: %w", name, err)
-	}
-	if err := m.VerifyChecksum(c.Configstring(bg.CSMapChecksum)); err != nil {
-		return nil, err
-	}
-	return m, nil
 }
 
 // Map returns the map cgame predicts in.

@@ -2,11 +2,7 @@ package cgame
 
 import (
 	"strconv"
-	"strings"
 	"testing"
-
-	"tremor/bg"
-	"tremor/maps/arenas"
 )
 
 // Server commands run once each, in order, when the snapshot that
@@ -106,38 +102,5 @@ func TestScoresMalformed(t *testing.T) {
 		if g.Scores.Count < 0 || g.Scores.Count > 1 {
 			t.Errorf("%q: %d rows", cmd, g.Scores.Count)
 		}
-	}
-}
-
-func TestLoadMap(t *testing.T) {
-	m, err := arenas.Load("arena2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := strconv.FormatUint(uint64(m.Checksum), 10)
-	tests := []struct {
-		name, info, sum, err string
-	}{
-		{"ok", `\mapname\arena2\g_gametype\0`, sum, ""},
-		{"checksum", `\mapname\arena2`, "12345", "differs from the server's"},
-		{"no checksum", `\mapname\arena2`, "", "malformed checksum"},
-		{"no map", `\sv_hostname\x`, sum, "names no map"},
-		{"unknown map", `\mapname\nowhere`, sum, "loading map nowhere"},
-		{"path", `\mapname\..`, sum, "invalid map name"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := &script{cs: map[int]string{bg.CSServerInfo: tt.info, bg.CSMapChecksum: tt.sum}}
-			got, err := LoadMap(c, "")
-			if tt.err == "" {
-				if err != nil || got.Checksum != m.Checksum {
-					t.Fatalf("LoadMap: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Fatalf("error %v, want one about %q", err, tt.err)
-			}
-		})
 	}
 }

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,5 +239,49 @@ func TestDownloadTimeBetweenDownloads(t *testing.T) {
 	if st, ok := c.Download(); c.State() != Connected || !ok || !st.Done || st.Name != "second" {
 		k, r := c.Dropped()
 		t.Fatalf("second download: state %v, status %+v %v (%v %q)", c.State(), st, ok, k, r)
+	}
+}
+
+// TestLoadMapFallsBack: the one loader of the server's map (loadMap)
+// takes the map directory's copy when its checksum is the announced one,
+// and the embedded arena of that name when only that one matches: a
+// stale copy in the folder neither blocks the game nor starts a download.
+func TestLoadMapFallsBack(t *testing.T) {
+	embedded := readMapFile(t, "maps", "arenas", "arena2.map")
+	other := append([]byte("# a changed copy\n"), embedded...)
+	for _, tt := range []struct {
+		name      string
+		announced []byte
+	}{
+		{"embedded matches", embedded},
+		{"folder copy matches", other},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "arena2.map"), other, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, s := newPair(t, Config{MapDir: dir})
+			s.gamestateFor(t, "arena2", tt.announced)
+			want, _ := tilemap.Parse("x.map", tt.announced)
+			now := int32(1000)
+			c.Connect(s.addr())
+			for i := 0; c.State() < Connected; i++ {
+				if i > 10 {
+					t.Fatalf("handshake stuck in %v", c.State())
+				}
+				step(t, c, s, now, bg.UserCmd{})
+				now += 10
+			}
+			s.sendGamestate()
+			step(t, c, s, now, bg.UserCmd{})
+			if c.State() != Primed || c.conn.dl != nil {
+				k, r := c.Dropped()
+				t.Fatalf("state %v, downloading %v (%v %q), want primed on the map found", c.State(), c.conn.dl != nil, k, r)
+			}
+			if got := c.active.world.Checksum; got != want.Checksum {
+				t.Errorf("loaded the map with checksum %d, want the announced %d", got, want.Checksum)
+			}
+		})
 	}
 }
