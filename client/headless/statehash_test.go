@@ -105,7 +105,9 @@ func TestStateHashLive(t *testing.T) {
 	}
 
 	bad, num, want := corruptDemo(t, data)
-	p, err := client.NewPlayback(bytes.NewReader(bad), int64(len(bad)), client.PlaybackConfig{})
+	var logged []string
+	logf := func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+	p, err := client.NewPlayback(bytes.NewReader(bad), int64(len(bad)), client.PlaybackConfig{Client: client.Config{Logf: logf}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +121,9 @@ func TestStateHashLive(t *testing.T) {
 	}
 	if st := p.Client().HashStats(); st.Divergences != 1 {
 		t.Errorf("%d divergences counted, want the one", st.Divergences)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], want) {
+		t.Errorf("the client logged %q, want one line naming %s", logged, want)
 	}
 	t.Logf("changed demo: %v", res.Err)
 }
