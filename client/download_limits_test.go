@@ -128,6 +128,7 @@ func TestDownloadMaxTimePerConnection(t *testing.T) {
 		now += 5000
 	}
 	kind, reason := c.Dropped()
+	t.Logf("reason: %s", reason)
 	if kind != DropError || !strings.Contains(reason, "not finished after") {
 		t.Fatalf("dropped %v: %q", kind, reason)
 	}
@@ -173,6 +174,7 @@ func TestDownloadDiskBounded(t *testing.T) {
 		t.Errorf("%d maps downloaded, want %d", len(saved), MaxConnectionDownloads)
 	}
 	kind, reason := c.Dropped()
+	t.Logf("reason: %s", reason)
 	if kind != DropError || !strings.Contains(reason, "maps downloaded on this connection") {
 		t.Fatalf("dropped %v: %q", kind, reason)
 	}
@@ -209,6 +211,7 @@ func TestDownloadBytesBounded(t *testing.T) {
 		}
 	}
 	kind, reason := c.Dropped()
+	t.Logf("reason: %s", reason)
 	if kind != DropError || !strings.Contains(reason, "cl_maxDownloadSize") {
 		t.Fatalf("dropped %v: %q", kind, reason)
 	}

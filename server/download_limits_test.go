@@ -155,6 +155,7 @@ func TestDownloadDeadlineKept(t *testing.T) {
 				h.now-start, deadline-start, c.disconnectReason)
 		}
 		h.run(200)
+		t.Logf("reason: %s", c.disconnectReason)
 		if !c.disconnected || !strings.Contains(c.disconnectReason, "map download too slow") {
 			t.Fatalf("%d ms after the first start (limit %d): disconnected %v: %q",
 				h.now-start, deadline-start, c.disconnected, c.disconnectReason)
@@ -169,6 +170,7 @@ func TestDownloadDeadlineKept(t *testing.T) {
 			c.command("download " + dlMap)
 		}
 		h.run(200)
+		t.Logf("reason: %s", c.disconnectReason)
 		if n := h.srv.svs.clients[c.num].stats.downloads; n != MaxDownloadStarts {
 			t.Errorf("%d downloads started, want %d", n, MaxDownloadStarts)
 		}
