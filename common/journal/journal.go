@@ -85,6 +85,16 @@ const (
 	// of byte i/8 for word i), then for each changed word its difference
 	// from the one before (varint).
 	KindPlayerState Kind = 9
+	// KindServerState is the server's players and entities after its
+	// frame (ServerState), against the one before in the file (none
+	// present for the first): the number of players that changed or
+	// appeared (uvarint), each as its client slot (uvarint), a mask of
+	// its changed words (PSMaskLen bytes) and their differences
+	// (varints) from its previous state (the zero state if it appeared);
+	// the number of players gone (uvarint) and their slots (uvarints);
+	// then the same for the entities, by entity number, with ESMaskLen
+	// bytes of mask.
+	KindServerState Kind = 10
 )
 
 // String names the kind.
@@ -108,6 +118,8 @@ func (k Kind) String() string {
 		return "challenge"
 	case KindPlayerState:
 		return "playerstate"
+	case KindServerState:
+		return "serverstate"
 	}
 	return fmt.Sprintf("kind %d", byte(k))
 }
@@ -167,6 +179,9 @@ type Record struct {
 	Hash      uint64
 	Challenge int32
 	PS        bg.PlayerState // KindPlayerState: the whole state, the differences applied
+	// Server is KindServerState's whole state, the differences applied:
+	// the Reader's own, valid until the next call of Next.
+	Server *ServerState
 }
 
 // psWords is how many 32-bit words a PlayerState holds: it is made of

@@ -26,6 +26,18 @@ func sample(t testing.TB) ([]byte, []Record) {
 	ps1 := bg.PlayerState{CommandTime: 1234, Origin: bg.Vec{X: -5, Y: 900}, Aim: 77}
 	ps2 := ps1
 	ps2.CommandTime, ps2.Velocity.X = 1250, -320
+	st1 := new(ServerState)
+	st1.PlayerIn[0], st1.PlayerIn[3] = true, true
+	st1.Players[0], st1.Players[3] = ps1, ps2
+	for _, n := range []int32{0, 3, 70} {
+		st1.EntityIn[n] = true
+		st1.Entities[n] = bg.EntityState{Number: n, EType: 1, Pos: bg.Trajectory{Base: bg.Vec{X: 10 * n, Y: -n}}}
+	}
+	st2 := new(ServerState)
+	*st2 = *st1
+	st2.PlayerIn[0], st2.EntityIn[70], st2.EntityIn[100] = false, false, true
+	st2.Players[3].Origin.X += 7
+	st2.Entities[100] = bg.EntityState{Number: 100, Event: 5}
 	want := []Record{
 		{Kind: KindStart, Start: Start{ClientSeed: 1<<63 | 5, ServerSeed: 42, Map: "duel1", ServerAddr: srv, ClientAddr: cl}},
 		{Kind: KindCvar, Name: "cl_packetloss", Value: "10"},
@@ -40,6 +52,9 @@ func sample(t testing.TB) ([]byte, []Record) {
 		{Kind: KindPlayerState, PS: ps1},
 		{Kind: KindPlayerState, PS: ps2},
 		{Kind: KindPlayerState, PS: ps2},
+		{Kind: KindServerState, Server: st1},
+		{Kind: KindServerState, Server: st2},
+		{Kind: KindServerState, Server: st2},
 	}
 	for _, r := range want {
 		var err error
@@ -62,6 +77,8 @@ func sample(t testing.TB) ([]byte, []Record) {
 			err = w.Challenge(r.Challenge)
 		case KindPlayerState:
 			err = w.PlayerState(&r.PS)
+		case KindServerState:
+			err = w.ServerState(r.Server)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -93,6 +110,10 @@ func readAll(data []byte) ([]Record, error) {
 		}
 		if rec.Data != nil {
 			rec.Data = append([]byte{}, rec.Data...)
+		}
+		if rec.Server != nil {
+			st := *rec.Server // the reader's own, changed by the next record
+			rec.Server = &st
 		}
 		out = append(out, rec)
 	}
@@ -134,8 +155,9 @@ func TestRoundTrip(t *testing.T) {
 	if err := w.Write(&Record{Kind: 99}); err == nil {
 		t.Errorf("wrote a record of an unknown kind")
 	}
-	// The second identical player state costs only its mask.
-	if n := len(data); n > 400 {
+	// The second identical player state costs only its mask, the second
+	// identical server state four zero counts.
+	if n := len(data); n > 500 {
 		t.Errorf("sample journal is %d bytes", n)
 	}
 }
@@ -213,6 +235,9 @@ func TestCorrupt(t *testing.T) {
 		{"left over", func(b []byte) []byte {
 			return append(b[:HeaderLen], byte(KindChallenge), 2, 1, 1)
 		}, "left over", HeaderLen + 3},
+		{"entity number", func(b []byte) []byte {
+			return append(b[:HeaderLen], byte(KindServerState), 5, 0, 0, 1, 0x80, 0x08)
+		}, "entity number 1024 out of range", HeaderLen + 5},
 		{"address", func(b []byte) []byte {
 			return append(b[:HeaderLen], byte(KindPacket), 5, 0, 3, 'a', 'b', 'c')
 		}, "bad address", HeaderLen + 3},
@@ -302,8 +327,13 @@ func TestWriterAllocs(t *testing.T) {
 	from := netip.MustParseAddrPort("[fd00::1]:2")
 	pkt := make([]byte, 600)
 	var ps bg.PlayerState
+	st := new(ServerState)
+	st.PlayerIn[1], st.EntityIn[1], st.EntityIn[80] = true, true, true
 	allocs := testing.AllocsPerRun(100, func() {
 		ps.CommandTime += 16
+		st.Players[1].CommandTime += 50
+		st.Entities[80].Pos.Base.X++
+		_ = w.ServerState(st)
 		_ = w.Frame(Frame{ClientTime: time.Second, ServerTime: 1000})
 		_ = w.UserCmd(bg.UserCmd{ServerTime: 1000, Buttons: 1})
 		_ = w.Packet(Server, from, time.Millisecond, pkt)
@@ -315,9 +345,10 @@ func TestWriterAllocs(t *testing.T) {
 	}
 }
 
-// TestPlayerStateWords checks what the player state records rely on:
-// a PlayerState is int32s only, so its memory is an array of words.
-func TestPlayerStateWords(t *testing.T) {
+// TestStateWords checks what the player and server state records rely
+// on: a PlayerState and an EntityState are int32s only, so the memory of
+// each is an array of words.
+func TestStateWords(t *testing.T) {
 	var walk func(reflect.Type) int
 	walk = func(typ reflect.Type) int {
 		switch typ.Kind() {
@@ -337,5 +368,8 @@ func TestPlayerStateWords(t *testing.T) {
 	}
 	if n := walk(reflect.TypeFor[bg.PlayerState]()); n != psWords {
 		t.Fatalf("PlayerState has %d int32s, psWords is %d", n, psWords)
+	}
+	if n := walk(reflect.TypeFor[bg.EntityState]()); n != esWords {
+		t.Fatalf("EntityState has %d int32s, esWords is %d", n, esWords)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/netip"
 	"time"
+	"unsafe"
 
 	"tremor/bg"
 )
@@ -20,6 +21,7 @@ type Reader struct {
 	off   int64 // offset of the next byte to read
 	buf   []byte
 	prev  [psWords]uint32 // the words of the last PlayerState read
+	srv   *ServerState    // the server's state as of the last KindServerState
 	err   error
 	ahead *Record // a record Peek read and Next has not returned
 	rec   Record  // the record Peek holds
@@ -153,7 +155,11 @@ func (r *Reader) next(rec *Record) error {
 	case KindChallenge:
 		rec.Challenge = int32(d.varint(math.MinInt32, math.MaxInt32))
 	case KindPlayerState:
-		r.playerState(&d, &rec.PS)
+		d.readWords(r.prev[:], PSMaskLen)
+		rec.PS = *(*bg.PlayerState)(unsafe.Pointer(&r.prev))
+	case KindServerState:
+		r.serverState(&d)
+		rec.Server = r.srv
 	default:
 		return &Error{start, fmt.Sprintf("unknown record kind %d", k)}
 	}
@@ -164,27 +170,6 @@ func (r *Reader) next(rec *Record) error {
 		return &Error{d.base + int64(d.at), fmt.Sprintf("%v record has %d bytes left over", rec.Kind, len(d.b)-d.at)}
 	}
 	return nil
-}
-
-// playerState applies a KindPlayerState record's differences to the
-// previous state.
-func (r *Reader) playerState(d *decoder, ps *bg.PlayerState) {
-	mask := d.bytes(PSMaskLen)
-	if d.err != nil {
-		return
-	}
-	for i := range r.prev {
-		if mask[i/8]&(1<<(i%8)) != 0 {
-			r.prev[i] += uint32(int32(d.varint(math.MinInt32, math.MaxInt32)))
-		}
-	}
-	for i := psWords; i < 8*PSMaskLen; i++ {
-		if mask[i/8]&(1<<(i%8)) != 0 {
-			d.fail(fmt.Sprintf("player state word %d does not exist", i))
-			return
-		}
-	}
-	*psView(ps) = r.prev
 }
 
 // decoder reads one payload; its first error sticks.

@@ -22,6 +22,7 @@ type Writer struct {
 	err   error
 	buf   []byte
 	prev  [psWords]uint32 // the words of the PlayerState last written
+	srv   *ServerState    // the server state last written
 	head  [1 + binary.MaxVarintLen64]byte
 	addr  [64]byte
 }
@@ -178,14 +179,7 @@ func (w *Writer) PlayerState(ps *bg.PlayerState) error {
 		return w.err
 	}
 	words := psView(ps)
-	var mask [PSMaskLen]byte
-	w.buf = append(w.buf[:0], mask[:]...)
-	for i, v := range words {
-		if v != w.prev[i] {
-			w.buf[i/8] |= 1 << (i % 8)
-			w.buf = binary.AppendVarint(w.buf, int64(int32(v-w.prev[i])))
-		}
-	}
+	w.buf = appendWords(w.buf[:0], w.prev[:], words[:], PSMaskLen)
 	if err := w.record(KindPlayerState); err != nil {
 		return err
 	}
@@ -215,6 +209,11 @@ func (w *Writer) Write(rec *Record) error {
 		return w.Challenge(rec.Challenge)
 	case KindPlayerState:
 		return w.PlayerState(&rec.PS)
+	case KindServerState:
+		if rec.Server == nil {
+			return fmt.Errorf("journal: server state record without a state")
+		}
+		return w.ServerState(rec.Server)
 	}
 	return fmt.Errorf("journal: cannot write a record of %v", rec.Kind)
 }

@@ -86,6 +86,12 @@ type journalState struct {
 	inFrame bool // Frame is running: console lines are consequences, not events
 	played  bool // a journal's cvars were applied in this run
 
+	// The server's players and entities after its frame, filled by
+	// serverState through addPlayer and addEntity.
+	srvState  *journal.ServerState
+	addPlayer func(num int, ps *bg.PlayerState)
+	addEntity func(es *bg.EntityState)
+
 	// sent, if set (by tests), sees every packet a replay's engines
 	// send, on whichever goroutine sends it.
 	sent func(from, to netip.AddrPort, p []byte)
@@ -307,15 +313,78 @@ func (s *Session) journalServer() {
 		return
 	}
 	h := serverHash(s.srv)
-	if s.jn.rec != nil {
-		s.record(s.jn.rec.w.Hash(journal.Server, h))
+	if rec := s.jn.rec; rec != nil {
+		s.record(rec.w.Hash(journal.Server, h))
+		if s.jn.rec != nil {
+			s.record(rec.w.ServerState(s.serverState()))
+		}
 		return
 	}
 	rp := s.jn.rp
-	if want, ok := rp.expectHash(journal.Server); ok && want != h {
-		ft, _, _ := s.srv.FrameHash()
-		rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x", h, ft, want))
+	want, ok := rp.expectHash(journal.Server)
+	if !ok || !rp.expect(journal.KindServerState, journal.Server) || want == h {
+		return
 	}
+	ft, _, _ := s.srv.FrameHash()
+	rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x: %s",
+		h, ft, want, diffServerState(rp.rec.Server, s.serverState())))
+}
+
+// serverState returns the embedded server's players and entities after
+// its frame, in a ServerState the session reuses.
+func (s *Session) serverState() *journal.ServerState {
+	st := s.jn.srvState
+	if st == nil {
+		st = new(journal.ServerState)
+		s.jn.srvState = st
+		s.jn.addPlayer = func(num int, ps *bg.PlayerState) {
+			st.PlayerIn[num], st.Players[num] = true, *ps
+		}
+		s.jn.addEntity = func(es *bg.EntityState) {
+			if n := es.Number; n >= 0 && n < journal.MaxEntities {
+				st.EntityIn[n], st.Entities[n] = true, *es
+			}
+		}
+	}
+	st.Clear()
+	s.srv.GameStates(s.jn.addPlayer, s.jn.addEntity)
+	return st
+}
+
+// diffServerState names the first player or entity, and its first
+// field, where the recorded state want and the replayed got differ.
+func diffServerState(want, got *journal.ServerState) string {
+	where := func(in bool) string {
+		if in {
+			return "the replay"
+		}
+		return "the journal"
+	}
+	for i := range got.Players {
+		switch {
+		case want.PlayerIn[i] != got.PlayerIn[i]:
+			return fmt.Sprintf("client %d is in %s only", i, where(got.PlayerIn[i]))
+		case got.PlayerIn[i]:
+			if f, ok := bg.DiffPlayerState(&want.Players[i], &got.Players[i]); ok {
+				w, _ := bg.PlayerStateField(&want.Players[i], f)
+				g, _ := bg.PlayerStateField(&got.Players[i], f)
+				return fmt.Sprintf("client %d's player state: field %s is %d, journal has %d", i, f, g, w)
+			}
+		}
+	}
+	for i := range got.Entities {
+		switch {
+		case want.EntityIn[i] != got.EntityIn[i]:
+			return fmt.Sprintf("entity %d is in %s only", i, where(got.EntityIn[i]))
+		case got.EntityIn[i]:
+			if f, ok := bg.DiffEntityState(&want.Entities[i], &got.Entities[i]); ok {
+				w, _ := bg.EntityStateField(&want.Entities[i], f)
+				g, _ := bg.EntityStateField(&got.Entities[i], f)
+				return fmt.Sprintf("entity %d: field %s is %d, journal has %d", i, f, g, w)
+			}
+		}
+	}
+	return "every player and entity state as recorded: the game's own fields differ (docs/statehash.md)"
 }
 
 // journalClient records, or checks, the client's predicted state after

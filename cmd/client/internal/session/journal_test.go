@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -207,7 +208,7 @@ func TestJournalReplay(t *testing.T) {
 	}
 
 	// One usercmd changed: the replay stops at its frame.
-	k, edited := flipAttack(t, recs, journalFrames/3)
+	k, edited := flipAttack(t, data, recs, journalFrames/3)
 	bad := filepath.Join(dir, "edited.jnl")
 	if err := os.WriteFile(bad, edited, 0o644); err != nil {
 		t.Fatal(err)
@@ -235,7 +236,14 @@ func TestJournalReplay(t *testing.T) {
 	// One frame's server time moved 100 ms on: the server runs frames
 	// the recording did not, and the replay stops there, on the server.
 	k = 2 * journalFrames / 3
-	edited = editFrame(t, recs, k, func(f *journal.Frame) { f.ServerTime += 100 })
+	frame := -1
+	edited = rewrite(t, data, func(_ int, rec *journal.Record) {
+		if rec.Kind == journal.KindFrame {
+			if frame++; frame == k {
+				rec.Frame.ServerTime += 100
+			}
+		}
+	})
 	if err := os.WriteFile(bad, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -252,24 +260,36 @@ func TestJournalReplay(t *testing.T) {
 	if d.Frame != k || d.Side != journal.Server || !strings.Contains(d.Detail, "game state hash") {
 		t.Errorf("divergence %v, want frame %d on the server, its game state hash", d, k)
 	}
+	// The bots moved in the frames the recording did not run: the
+	// replay names a player or an entity and its field.
+	if !regexp.MustCompile(`(client \d+'s player state|entity \d+): field \S+ is -?\d+, journal has -?\d+`).MatchString(d.Detail) {
+		t.Errorf("divergence %q names no player or entity field", d.Detail)
+	}
 }
 
-// editFrame returns the journal of recs with frame k's times changed by
-// edit.
-func editFrame(t *testing.T, recs []journal.Record, k int, edit func(*journal.Frame)) []byte {
+// rewrite returns the journal data with each record passed to edit,
+// with its index, on its way from a Reader to a Writer.
+func rewrite(t *testing.T, data []byte, edit func(i int, rec *journal.Record)) []byte {
 	t.Helper()
+	r, err := journal.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
 	w, err := journal.NewWriter(&buf, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame := -1
-	for _, rec := range recs {
-		if rec.Kind == journal.KindFrame {
-			if frame++; frame == k {
-				edit(&rec.Frame)
-			}
+	for i := 0; ; i++ {
+		var rec journal.Record
+		err := r.Next(&rec)
+		if err == io.EOF {
+			break
 		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(i, &rec)
 		if err := w.Write(&rec); err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +300,8 @@ func editFrame(t *testing.T, recs []journal.Record, k int, edit func(*journal.Fr
 	return buf.Bytes()
 }
 
-// readJournal returns every record of a journal.
+// readJournal returns every record of a journal, without the server
+// states.
 func readJournal(t *testing.T, data []byte) []journal.Record {
 	t.Helper()
 	r, err := journal.NewReader(bytes.NewReader(data))
@@ -298,6 +319,7 @@ func readJournal(t *testing.T, data []byte) []journal.Record {
 			t.Fatal(err)
 		}
 		rec.Data = bytes.Clone(rec.Data)
+		rec.Server = nil // the reader's own, changed by the next record: rewrite streams them
 		out = append(out, rec)
 	}
 }
@@ -306,7 +328,7 @@ func readJournal(t *testing.T, data []byte) []journal.Record {
 // not fire while the client predicted and the predicted player, before
 // and after it, is alive with a weapon ready to fire; it presses attack
 // in that usercmd and returns the frame and the edited journal.
-func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
+func flipAttack(t *testing.T, data []byte, recs []journal.Record, from int) (int, []byte) {
 	t.Helper()
 	canFire := func(ps *bg.PlayerState) bool {
 		return ps.PmType == bg.PMNormal && ps.Weapon != bg.WPNone && ps.PmFlags&bg.PMFRespawned == 0
@@ -334,23 +356,11 @@ func flipAttack(t *testing.T, recs []journal.Record, from int) (int, []byte) {
 	if k < 0 {
 		t.Fatal("no frame where the player could have fired and did not")
 	}
-	var buf bytes.Buffer
-	w, err := journal.NewWriter(&buf, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, rec := range recs {
+	return k, rewrite(t, data, func(i int, rec *journal.Record) {
 		if i == flip {
 			rec.Cmd.Buttons |= bg.ButtonAttack
 		}
-		if err := w.Write(&rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return k, buf.Bytes()
+	})
 }
 
 // TestPlayJournalCommand records a short session and replays it with
