@@ -238,7 +238,7 @@ func TestDownloadTimeBetweenDownloads(t *testing.T) {
 		s.sendCommands()
 		step(t, c, s, now, bg.UserCmd{})
 	}
-	now = downloadWhole(t, c, s, now, "second", append([]byte("# second\n"), file...))
+	downloadWhole(t, c, s, now, "second", append([]byte("# second\n"), file...))
 	if st, ok := c.Download(); c.State() != Connected || !ok || !st.Done || st.Name != "second" {
 		k, r := c.Dropped()
 		t.Fatalf("second download: state %v, status %+v %v (%v %q)", c.State(), st, ok, k, r)
