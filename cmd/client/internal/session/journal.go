@@ -571,8 +571,15 @@ func (s *Session) ReplayStep() (more bool, err error) {
 		_ = rp.r.Next(&rp.rec)
 		if rp.rec.Kind == journal.KindCvar {
 			s.replayCvar(rp.rec.Name, rp.rec.Value)
-		} else {
-			s.t.ExecuteIsolated(rp.rec.Value)
+			continue
+		}
+		line := rp.rec.Value
+		s.t.ExecuteIsolated(line)
+		if s.jn.rp != rp {
+			// The line left the game (disconnect, a demo), as it ended
+			// the recording.
+			fmtLine(s.stderr, "journal: %s: %d frames replayed, every hash as recorded, up to %q", rp.path, rp.frames, line)
+			return false, nil
 		}
 	}
 	if !rp.expect(journal.KindFrame, 0) {
@@ -599,14 +606,14 @@ func (s *Session) ReplayStep() (more bool, err error) {
 // ReplayAll runs the rest of the journal as fast as it can and returns
 // how many frames it replayed; err as ReplayStep's.
 func (s *Session) ReplayAll() (frames int, err error) {
+	rp := s.jn.rp
 	for {
 		more, err := s.ReplayStep()
 		if !more {
-			n := 0
-			if s.jn.rp != nil {
-				n = s.jn.rp.frames
+			if rp == nil {
+				return 0, err
 			}
-			return n, err
+			return rp.frames, err
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"tremor/bg"
 	"tremor/common/console"
 	"tremor/common/journal"
+	"tremor/net/cmdargs"
 )
 
 // journalFrames is the length of the recorded session: 30 s of 16 ms
@@ -34,8 +35,10 @@ func newJournalSession(t *testing.T, dir string, mode string, seed uint64) (*Ses
 	tbl.Register(Cvars...)
 	s := New(tbl, io.Discard, seed)
 	s.SetDataDir(dir)
-	// As the window does, the engine takes a changed cvar at once.
+	// As the window does, the engine takes a changed cvar at once, and
+	// a command leaves the game.
 	tbl.Get("cl_maxpackets").OnChange(func(*console.Cvar) { s.ApplyConfig() })
+	tbl.AddCommand("leave", "", func(*cmdargs.Args) { s.Disconnect() })
 	for _, kv := range [][2]string{
 		{"net_port", "-1"}, {"journal", mode}, {"journal_file", "live"},
 		{"cl_packetloss", "10"}, {"bot_minplayers", "3"},
@@ -363,14 +366,16 @@ func flipAttack(t *testing.T, data []byte, recs []journal.Record, from int) (int
 	})
 }
 
-// TestPlayJournalCommand records a short session and replays it with
-// the playjournal command.
+// TestPlayJournalCommand records a short session that a command ends,
+// and replays it with the playjournal command, up to that command; a
+// replay refuses to connect elsewhere.
 func TestPlayJournalCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a server and a client")
 	}
 	dir := t.TempDir()
-	s, _ := newJournalSession(t, dir, "1", 3)
+	s, tbl := newJournalSession(t, dir, "1", 3)
+	defer s.Close()
 	if err := s.StartMap("duel1"); err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +384,10 @@ func TestPlayJournalCommand(t *testing.T) {
 		s.Frame(time.Duration(i)*journalFrame, scriptCmd(i), false)
 		time.Sleep(200 * time.Microsecond)
 	}
-	s.Close()
+	tbl.ExecuteString("leave") // ends the recording, and will end the replay
+	if s.Recording() != "" {
+		t.Fatal("still recording after leaving the game")
+	}
 
 	// A journal that is not there leaves the game being played.
 	r, tbl := newJournalSession(t, dir, "0", 5)
@@ -398,8 +406,11 @@ func TestPlayJournalCommand(t *testing.T) {
 	if !r.Replaying() || !r.PlayedJournal() {
 		t.Fatalf("playjournal live did not start a replay: %q", out.String())
 	}
+	if err := r.Connect("127.0.0.1:27960"); err == nil {
+		t.Error("a replay connected to a server")
+	}
 	n, err := r.ReplayAll()
-	if err != nil || n != frames {
-		t.Fatalf("replayed %d frames of %d: %v", n, frames, err)
+	if err != nil || n != frames || r.Replaying() {
+		t.Fatalf("replayed %d frames of %d, replaying %v: %v", n, frames, r.Replaying(), err)
 	}
 }
