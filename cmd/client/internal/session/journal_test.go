@@ -173,6 +173,23 @@ func TestJournalReplay(t *testing.T) {
 		t.Fatal("no game at the end of the replay")
 	}
 	upReplayed := r.Client().Stats().PacketsUp // counted before the simulated loss
+
+	// A map after the replay ended plays a game of its own, on a server
+	// that talks to its client.
+	replayServer := r.Server()
+	if err := r.StartMap("duel1"); err != nil {
+		t.Fatal(err)
+	}
+	if r.Server() == replayServer {
+		t.Fatal("the map was loaded on the replay's server")
+	}
+	for i := 0; r.Active() == nil; i++ {
+		if i == 600 {
+			t.Fatalf("no game after the replay: %s", r.Status())
+		}
+		r.Frame(time.Duration(i)*journalFrame, bg.UserCmd{}, false)
+		time.Sleep(time.Millisecond)
+	}
 	r.Close()
 
 	// The replayed engines sent what the live ones did: the packets each

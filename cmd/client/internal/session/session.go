@@ -139,6 +139,9 @@ func (s *Session) StartMap(name string) error {
 	if strings.ContainsAny(name, "\";\n") || name == "" {
 		return fmt.Errorf("session: bad map name %q", name)
 	}
+	if rp := s.jn.rp; rp != nil && rp.done {
+		s.Disconnect() // a replay that ended: its engines lead nowhere
+	}
 	if s.srv != nil {
 		return s.srv.Map(name)
 	}
