@@ -28,6 +28,8 @@ var svcNames = [...]string{
 	proto.SvcServerCommand: "svc_serverCommand",
 	proto.SvcSnapshot:      "svc_snapshot",
 	proto.SvcEOF:           "svc_EOF",
+	proto.SvcDownload:      "svc_download",
+	proto.SvcStateHash:     "svc_stateHash",
 }
 
 // svcName returns the name of server operation op.
