@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/common/proto"
 	"tremor/common/demo"
+	"tremor/common/proto"
 	"tremor/net/msg"
 )
 
