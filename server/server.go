@@ -99,6 +99,7 @@ type Server struct {
 	cm      clientMessage // the client message being read
 
 	stateHash proto.StateHash // scratch of sv_hashSnapshots (statehash.go)
+	journal   *JournalHooks   // Run's events, for the event journal (journal_run.go)
 }
 
 // queued is a function waiting for the server goroutine.
@@ -423,7 +424,7 @@ func (s *Server) Run(ctx context.Context) error {
 		now = clock()
 		switch {
 		case err == nil:
-			s.Packet(now, from, s.readBuf[:n])
+			s.packetEvent(now, from, s.readBuf[:n])
 		case errors.Is(err, os.ErrDeadlineExceeded):
 		case errors.Is(err, net.ErrClosed):
 			return fmt.Errorf("server: %w", err)
@@ -431,7 +432,7 @@ func (s *Server) Run(ctx context.Context) error {
 			// ICMP errors and the like: note them and go on.
 			s.svs.stats.BadPackets++
 		}
-		s.Frame(now)
+		s.frameEvent(now)
 	}
 }
 

@@ -61,10 +61,15 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	t := console.NewTable()
 	t.SetOutput(logw)
 	t.Register(netCvars...)
+	t.Register(journalCvars...)
 	server.DeclareCvars(t)
 
 	early, rest := console.SplitCommandLine(args)
 	t.ExecuteCommandLine(early)
+	jmode := t.Get("journal").Int()
+	if jmode == 2 {
+		return replayMain(t, logw)
+	}
 
 	addr := net.JoinHostPort(t.Get("net_ip").Value(), strconv.Itoa(t.Get("net_port").Int()))
 	conn, err := netchan.ListenUDP(addr)
@@ -79,24 +84,38 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	} else if !conn.LocalAddr().Addr().Is4() {
 		fmt.Fprintf(logw, "server: IPv6 LAN browsers will not find it: %v\n", err)
 	}
-	srv, err := server.New(conn, server.DefaultConfig(), logw, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
+	cfg := server.DefaultConfig()
+	if jmode == 1 {
+		cfg.Seed = journalSeed()
+	}
+	srv, err := server.New(conn, cfg, logw, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1
 	}
 	defer srv.Close()
+	exec := srv.Exec
+	if jmode == 1 {
+		jr, err := startRecorder(srv, cfg.Seed, journalPath(t.Get("journal_file").Value()), logw)
+		if err != nil {
+			fmt.Fprintf(logw, "server: %v\n", err)
+			return 1
+		}
+		defer jr.Close()
+		exec = jr.Exec
+	}
 	fmt.Fprintf(logw, "Tremor server listening on %s\n", srv.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
 	if !startsMatch(rest) {
-		srv.Exec("map arena1")
+		exec("map arena1")
 	}
 	for _, line := range rest {
-		srv.Exec(line)
+		exec(line)
 	}
-	go readConsole(stdin, srv)
+	go readConsole(stdin, exec)
 
 	if err := srv.Run(ctx); err != nil {
 		fmt.Fprintf(logw, "%v\n", err)
@@ -120,11 +139,11 @@ func startsMatch(lines []string) bool {
 
 // readConsole queues every line of standard input on the console, which
 // the server goroutine runs.
-func readConsole(r io.Reader, srv *server.Server) {
+func readConsole(r io.Reader, exec func(string)) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		if line := strings.TrimSpace(sc.Text()); line != "" {
-			srv.Exec(line)
+			exec(line)
 		}
 	}
 }
