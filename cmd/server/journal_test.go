@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"net/netip"
 	"os"
@@ -17,6 +18,10 @@ import (
 	"tremor/common/journal"
 	"tremor/internal/testutil"
 )
+
+// journalSeconds is how long recordJournal's clients play; a longer run
+// measures a journal's size (docs/journal.md).
+var journalSeconds = flag.Int("journal.seconds", 3, "seconds the journal test's clients play")
 
 // recordJournal runs the dedicated server with journal 1 over a real UDP
 // socket, with two bots and three headless clients under simulated loss
@@ -46,7 +51,7 @@ func recordJournal(t *testing.T) string {
 	r := headless.New(headless.Config{
 		Server:   srv,
 		Clients:  3,
-		Duration: 3 * time.Second,
+		Duration: time.Duration(*journalSeconds) * time.Second,
 		Seed:     5,
 		Client:   client.Config{PacketLoss: 10},
 		Console:  io.Discard,
@@ -55,7 +60,9 @@ func recordJournal(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = rep
+	if rep == nil {
+		t.Fatal("no report")
+	}
 	if _, err := io.WriteString(typed, "status\nquit\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +178,32 @@ func TestJournalRecordReplay(t *testing.T) {
 	if res.Frames != frames || res.Hashes != hashes {
 		t.Fatalf("replay checked %d frames and %d hashes, journal has %d and %d", res.Frames, res.Hashes, frames, hashes)
 	}
-	t.Logf("%d frames, %d server frames, %d packets replayed", frames, hashes, packets)
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d frames, %d server frames, %d packets replayed; %d bytes", frames, hashes, packets, st.Size())
+
+	t.Run("command line", func(t *testing.T) {
+		var out testutil.LockedBuffer
+		if code := run([]string{"+set", "journal", "2", "+set", "journal_file", path}, strings.NewReader(""), &out); code != 0 {
+			t.Errorf("journal 2: exit %d, want 0:\n%s", code, out.String())
+		}
+		if want := "every hash as recorded"; !strings.Contains(out.String(), want) {
+			t.Errorf("journal 2: output lacks %q:\n%s", want, out.String())
+		}
+		out = testutil.LockedBuffer{}
+		cut := filepath.Join(t.TempDir(), "empty.jnl")
+		if err := os.WriteFile(cut, []byte("TJNL"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code := run([]string{"+set", "journal", "2", "+set", "journal_file", cut}, strings.NewReader(""), &out); code != 1 {
+			t.Errorf("journal 2 of a damaged file: exit %d, want 1:\n%s", code, out.String())
+		}
+		if want := "header cut short"; !strings.Contains(out.String(), want) {
+			t.Errorf("journal 2 of a damaged file: output lacks %q:\n%s", want, out.String())
+		}
+	})
 
 	t.Run("time changed", func(t *testing.T) {
 		// The frame record followed by the hash record number hashes/2:
@@ -248,12 +280,7 @@ func TestJournalRecordReplay(t *testing.T) {
 		// The last client's connect packet comes from another port: in
 		// the replay its connection is made for that port, its packets
 		// are strays and it never enters the game.
-		var last int
-		for i := range packets {
-			if bytes.HasPrefix(packetAt(t, path, i), []byte("\xff\xff\xff\xffconnect ")) {
-				last = i
-			}
-		}
+		last := lastConnect(t, path)
 		frame, packetFrame := -1, -1
 		edited := rewrite(t, path, func(rec *journal.Record, i int) {
 			if rec.Kind == journal.KindFrame {
@@ -338,8 +365,8 @@ func frameOfHash(t *testing.T, path string, n int) int {
 	}
 }
 
-// packetAt returns a copy of the journal's n-th packet.
-func packetAt(t *testing.T, path string, n int) []byte {
+// lastConnect returns the index of the journal's last connect packet.
+func lastConnect(t *testing.T, path string) int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -351,15 +378,24 @@ func packetAt(t *testing.T, path string, n int) []byte {
 		t.Fatal(err)
 	}
 	var rec journal.Record
+	last := -1
 	for i := 0; ; {
-		if err := jr.Next(&rec); err != nil {
-			t.Fatalf("packet %d: %v", n, err)
+		err := jr.Next(&rec)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 		if rec.Kind == journal.KindPacket {
-			if i == n {
-				return append([]byte(nil), rec.Data...)
+			if bytes.HasPrefix(rec.Data, []byte("\xff\xff\xff\xffconnect ")) {
+				last = i
 			}
 			i++
 		}
 	}
+	if last < 0 {
+		t.Fatal("the journal has no connect packet")
+	}
+	return last
 }
