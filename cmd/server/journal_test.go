@@ -267,7 +267,7 @@ func TestJournalRecordReplay(t *testing.T) {
 		if !errors.As(err, &d) || !strings.Contains(d.Detail, "game state hash") {
 			t.Fatalf("replay with a bot more: %v, want a divergence", err)
 		}
-		if first := frameOfHash(t, path, 0); d.Frame != first {
+		if first := hashFrames(t, path)[0]; d.Frame != first {
 			t.Errorf("diverged at frame %d, want the first server frame's, %d: %v", d.Frame, first, err)
 		}
 		if !strings.Contains(d.Detail, ": field ") && !strings.Contains(d.Detail, "is in the replay only") {
@@ -277,16 +277,17 @@ func TestJournalRecordReplay(t *testing.T) {
 	})
 
 	t.Run("packet changed", func(t *testing.T) {
-		// The last client's connect packet comes from another port: in
-		// the replay its connection is made for that port, its packets
-		// are strays and it never enters the game.
-		last := lastConnect(t, path)
+		// The first client's connect packet comes from another port: in
+		// the replay the challenge, bound to the address, does not match
+		// and the client is refused, where the recording's entered the
+		// game at once.
+		first := firstConnect(t, path)
 		frame, packetFrame := -1, -1
 		edited := rewrite(t, path, func(rec *journal.Record, i int) {
 			if rec.Kind == journal.KindFrame {
 				frame++
 			}
-			if rec.Kind == journal.KindPacket && i == last {
+			if rec.Kind == journal.KindPacket && i == first {
 				rec.From = netip.AddrPortFrom(rec.From.Addr(), rec.From.Port()^1)
 				packetFrame = frame
 			}
@@ -296,13 +297,20 @@ func TestJournalRecordReplay(t *testing.T) {
 		if !errors.As(err, &d) || !strings.Contains(d.Detail, "game state hash") {
 			t.Fatalf("replay with a connect from another port: %v, want a divergence", err)
 		}
-		if d.Frame < packetFrame {
-			t.Errorf("diverged at frame %d, before the changed packet's frame %d", d.Frame, packetFrame)
+		want := -1
+		for _, f := range hashFrames(t, path) {
+			if f >= packetFrame {
+				want = f
+				break
+			}
+		}
+		if d.Frame != want {
+			t.Errorf("diverged at frame %d, want %d, the first server frame after the changed packet's frame %d", d.Frame, want, packetFrame)
 		}
 		if !strings.Contains(d.Detail, ": field ") && !strings.Contains(d.Detail, " only") {
 			t.Errorf("divergence names no player or entity: %v", err)
 		}
-		t.Logf("connect packet %d in frame %d changed: %v", last, packetFrame, err)
+		t.Logf("connect packet %d in frame %d changed: %v", first, packetFrame, err)
 	})
 
 	t.Run("damaged", func(t *testing.T) {
@@ -334,9 +342,9 @@ func TestJournalRecordReplay(t *testing.T) {
 	})
 }
 
-// frameOfHash returns the index of the frame the journal's n-th hash
-// record belongs to.
-func frameOfHash(t *testing.T, path string, n int) int {
+// hashFrames returns, for each hash record of the journal, the index of
+// the frame it belongs to.
+func hashFrames(t *testing.T, path string) []int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -348,25 +356,27 @@ func frameOfHash(t *testing.T, path string, n int) int {
 		t.Fatal(err)
 	}
 	var rec journal.Record
-	frame, hash := -1, 0
+	var frames []int
+	frame := -1
 	for {
-		if err := jr.Next(&rec); err != nil {
-			t.Fatalf("hash record %d: %v", n, err)
+		err := jr.Next(&rec)
+		if err == io.EOF {
+			return frames
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 		switch rec.Kind {
 		case journal.KindFrame:
 			frame++
 		case journal.KindHash:
-			if hash == n {
-				return frame
-			}
-			hash++
+			frames = append(frames, frame)
 		}
 	}
 }
 
-// lastConnect returns the index of the journal's last connect packet.
-func lastConnect(t *testing.T, path string) int {
+// firstConnect returns the index of the journal's first connect packet.
+func firstConnect(t *testing.T, path string) int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -378,7 +388,6 @@ func lastConnect(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	var rec journal.Record
-	last := -1
 	for i := 0; ; {
 		err := jr.Next(&rec)
 		if err == io.EOF {
@@ -389,13 +398,11 @@ func lastConnect(t *testing.T, path string) int {
 		}
 		if rec.Kind == journal.KindPacket {
 			if bytes.HasPrefix(rec.Data, []byte("\xff\xff\xff\xffconnect ")) {
-				last = i
+				return i
 			}
 			i++
 		}
 	}
-	if last < 0 {
-		t.Fatal("the journal has no connect packet")
-	}
-	return last
+	t.Fatal("the journal has no connect packet")
+	return -1
 }
