@@ -18,7 +18,11 @@
 // kick, addbot, say, set, cvarlist, exec, quit, help...); they run in the
 // one console table the server's cvars and commands live in, which rcon
 // uses too. Every log line is timestamped. SIGINT or SIGTERM sends every client "disconnect" and
-// exits with status 0.
+// exits with status 0. +set journal 1 records the event journal (every
+// packet, frame time and console line the server consumes, with the
+// game's hash after every server frame); +set journal 2 +set
+// journal_file FILE replays one with no network and exits, 0 when every
+// frame is as recorded (docs/journal.md).
 package main
 
 import (
