@@ -327,7 +327,7 @@ func (s *Session) journalServer() {
 	}
 	ft, _, _ := s.srv.FrameHash()
 	rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x: %s",
-		h, ft, want, diffServerState(rp.rec.Server, s.serverState())))
+		h, ft, want, journal.DiffServerState(rp.rec.Server, s.serverState())))
 }
 
 // serverState returns the embedded server's players and entities after
@@ -349,42 +349,6 @@ func (s *Session) serverState() *journal.ServerState {
 	st.Clear()
 	s.srv.GameStates(s.jn.addPlayer, s.jn.addEntity)
 	return st
-}
-
-// diffServerState names the first player or entity, and its first
-// field, where the recorded state want and the replayed got differ.
-func diffServerState(want, got *journal.ServerState) string {
-	where := func(in bool) string {
-		if in {
-			return "the replay"
-		}
-		return "the journal"
-	}
-	for i := range got.Players {
-		switch {
-		case want.PlayerIn[i] != got.PlayerIn[i]:
-			return fmt.Sprintf("client %d is in %s only", i, where(got.PlayerIn[i]))
-		case got.PlayerIn[i]:
-			if f, ok := bg.DiffPlayerState(&want.Players[i], &got.Players[i]); ok {
-				w, _ := bg.PlayerStateField(&want.Players[i], f)
-				g, _ := bg.PlayerStateField(&got.Players[i], f)
-				return fmt.Sprintf("client %d's player state: field %s is %d, journal has %d", i, f, g, w)
-			}
-		}
-	}
-	for i := range got.Entities {
-		switch {
-		case want.EntityIn[i] != got.EntityIn[i]:
-			return fmt.Sprintf("entity %d is in %s only", i, where(got.EntityIn[i]))
-		case got.EntityIn[i]:
-			if f, ok := bg.DiffEntityState(&want.Entities[i], &got.Entities[i]); ok {
-				w, _ := bg.EntityStateField(&want.Entities[i], f)
-				g, _ := bg.EntityStateField(&got.Entities[i], f)
-				return fmt.Sprintf("entity %d: field %s is %d, journal has %d", i, f, g, w)
-			}
-		}
-	}
-	return "every player and entity state as recorded: the game's own fields differ (docs/statehash.md)"
 }
 
 // journalClient records, or checks, the client's predicted state after
