@@ -437,6 +437,9 @@ func (s *Session) PlayJournal(path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	st := rp.rec.Start
+	if !st.ClientAddr.IsValid() {
+		return fmt.Errorf("journal: %s is a dedicated server's journal (it has no client); replay it with the server: +set journal 2 +set journal_file %s", path, path)
+	}
 	s.Disconnect() // the journal opens: leave the game for it
 	s.jn.played = true
 	for {

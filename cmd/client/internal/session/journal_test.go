@@ -419,6 +419,27 @@ func TestPlayJournalCommand(t *testing.T) {
 	if !strings.Contains(out.String(), "playjournal: open") || r.Replaying() || r.Server() == nil {
 		t.Fatalf("playjournal of a missing journal: %q", out.String())
 	}
+	// A dedicated server's journal (no client address) is refused, and
+	// the game goes on.
+	f, err := os.Create(filepath.Join(dir, "journals", "server.jnl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := journal.NewWriter(f, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(journal.Start{ServerSeed: 7, ServerAddr: netip.MustParseAddrPort("127.0.0.1:27960")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	tbl.ExecuteString("playjournal server")
+	if !strings.Contains(out.String(), "dedicated server's journal") || r.Replaying() || r.Server() == nil {
+		t.Fatalf("playjournal of a server's journal: %q", out.String())
+	}
 	tbl.ExecuteString("playjournal live")
 	if !r.Replaying() || !r.PlayedJournal() {
 		t.Fatalf("playjournal live did not start a replay: %q", out.String())
