@@ -139,7 +139,7 @@ hostile: ## attacks and a 64-client crowd against the real server, headless and 
 crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), real binaries over UDP
 	@go test -count=1 -v -run '^TestCrowd$$' -timeout 0 ./internal/e2e/hostile -args -crowd=$(CROWD)
 
-bandwidth: ## measure bytes per second per client with the real binaries over UDP (DURATION seconds per run)
+bandwidth: ## bytes on the wire per map vs ioquake3, real binaries over UDP, mean and spread (RUNS=3 DURATION=40 MAPS PLAYERS; ~8 min)
 	@.ci/bandwidth.sh
 
 build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, master, headless, inspect, hostile) with CGO_ENABLED=0
