@@ -42,7 +42,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth build run server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build run server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -141,6 +141,9 @@ crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), r
 
 bandwidth: ## bytes on the wire per map vs ioquake3, real binaries over UDP, mean and spread (RUNS=3 DURATION=40 MAPS PLAYERS; ~8 min)
 	@.ci/bandwidth.sh
+
+servercpu: ## the dedicated server's CPU with 8, 16, 32, 64 headless clients, real binaries over UDP (COUNTS, DURATION=30; ~3 min)
+	@.ci/servercpu.sh
 
 build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, master, headless, inspect, hostile) with CGO_ENABLED=0
 	@echo "==> go build $(PKGS)"
