@@ -90,6 +90,36 @@ func (f *serverFrames) compare(info client.SnapshotInfo, ps *bg.PlayerState, ent
 	return b.ps == *ps && slices.Equal(b.ents, ents), true
 }
 
+// describe names the first difference between a decoded snapshot and
+// what the server built for that client and message, for the failure
+// message: a mismatch is a decoding bug, or a snapshot recorded under
+// the wrong message number.
+func (f *serverFrames) describe(info client.SnapshotInfo, ps *bg.PlayerState, ents []bg.EntityState) string {
+	n := int(ps.ClientNum)
+	if n < 0 || n >= bg.MaxClients {
+		return "no client number"
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := &f.slots[n][info.MessageNum&255]
+	if field, ok := bg.DiffPlayerState(&b.ps, ps); ok {
+		w, _ := bg.PlayerStateField(&b.ps, field)
+		g, _ := bg.PlayerStateField(ps, field)
+		return fmt.Sprintf("slot %d: player state field %s decoded %d, server built %d (snapshot flags %#x, delta %d)", n, field, g, w, info.Flags, info.DeltaNum)
+	}
+	if len(b.ents) != len(ents) {
+		return fmt.Sprintf("slot %d: %d entities decoded, server built %d (snapshot flags %#x, delta %d)", n, len(ents), len(b.ents), info.Flags, info.DeltaNum)
+	}
+	for i := range ents {
+		if field, ok := bg.DiffEntityState(&b.ents[i], &ents[i]); ok {
+			w, _ := bg.EntityStateField(&b.ents[i], field)
+			g, _ := bg.EntityStateField(&ents[i], field)
+			return fmt.Sprintf("slot %d: entity %d field %s decoded %d, server built %d (snapshot flags %#x, delta %d)", n, ents[i].Number, field, g, w, info.Flags, info.DeltaNum)
+		}
+	}
+	return fmt.Sprintf("slot %d: no field differs", n)
+}
+
 // testServer is a dedicated server running in the test process on
 // 127.0.0.1.
 type testServer struct {
@@ -179,7 +209,7 @@ func (c *checkSnapshots) hook(i int, info client.SnapshotInfo, ps *bg.PlayerStat
 	case !eq:
 		c.mismatch++
 		if c.first == "" {
-			c.first = fmt.Sprintf("client %d message %d", i, info.MessageNum)
+			c.first = fmt.Sprintf("client %d message %d: %s", i, info.MessageNum, c.frames.describe(info, ps, ents))
 		}
 	default:
 		c.checked++
