@@ -477,6 +477,13 @@ func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 	first, phys := c.entityRegion()
 	b := proto.SnapshotBase{Header: sh, Base: -1, Baselines: &c.conn.gs.Baselines, IntoPS: &c.ps,
 		Out: c.parseEnts[phys : phys : phys+proto.MaxSnapshotEntities]}
+	if c.state < Primed {
+		// A snapshot that overtook the gamestate (its message lost or
+		// late, on a reordering link): there are no baselines yet to
+		// read it against. It is read and thrown away, as invalid; the
+		// server sends the gamestate again.
+		return b
+	}
 	if sh.DeltaNum == 0 {
 		b.Valid = true
 		return b
