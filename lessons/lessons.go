@@ -33,18 +33,6 @@ func (prefixFS) Open(name string) (fs.File, error) {
 	return files.Open(name)
 }
 
-// Names returns the lessons' config files, without ".cfg".
-func Names() []string {
-	ents, _ := fs.ReadDir(files, ".")
-	var names []string
-	for _, e := range ents {
-		if n, ok := strings.CutSuffix(e.Name(), ".cfg"); ok {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // Over returns a file system that reads fsys first and the lessons'
 // files where fsys has no such file: the window's exec, which reads the
 // working directory.
