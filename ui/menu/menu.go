@@ -177,7 +177,8 @@ type entry struct {
 	maxLen         int      // KindText: most bytes
 	command        string   // KindKey
 	run            func(*Model)
-	needsBrowser   bool // shown only with a Config.Browser
+	needsBrowser   bool   // shown only with a Config.Browser
+	needsCommand   string // shown only when the table has this command
 
 	keyBuf []byte // KindKey: the keys, joined
 	keyStr string // keyBuf as last shown
@@ -217,7 +218,7 @@ func New(t *console.Table, cfg Config) *Model {
 	m.pages[PageMain] = page{title: "TREMOR", entries: []entry{
 		{label: "Play locally", run: push(PagePlay)},
 		{label: "Find servers", run: (*Model).openBrowser, needsBrowser: true},
-		{label: "Join", run: push(PageJoin)},
+		{label: "Join", run: push(PageJoin), needsCommand: "connect"},
 		{label: "Settings", run: push(PageSettings)},
 		{label: "Quit", run: appender("quit")},
 	}}
@@ -497,6 +498,9 @@ func (m *Model) selected() *entry {
 func (m *Model) available(e *entry) bool {
 	if e.needsBrowser && m.cfg.Browser == nil {
 		return false
+	}
+	if e.needsCommand != "" && !m.t.HasCommand(e.needsCommand) {
+		return false // the browser build has no connect (docs/web.md)
 	}
 	if e.cvar == "" {
 		return true

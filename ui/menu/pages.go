@@ -28,6 +28,9 @@ func (m *Model) OpenPage(name, tab string) error {
 	if id == PageBrowser && m.cfg.Browser == nil {
 		return fmt.Errorf("menu: no server browser")
 	}
+	if id == PageJoin && !m.t.HasCommand("connect") {
+		return fmt.Errorf("menu: no join page: this client cannot connect to servers")
+	}
 	src := browser.NumSources
 	if tab != "" {
 		for s := range browser.NumSources {
