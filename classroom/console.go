@@ -1,0 +1,183 @@
+package classroom
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"tremor/common/console"
+	"tremor/net/cmdargs"
+)
+
+// paneCvars are a player pane's cvars besides the client's: the
+// downlink's impairments (the server's packets to this player; the
+// client's cl_packet* cvars are the uplink's) and the bot switch.
+var paneCvars = []console.Decl{
+	{Name: "sv_packetdelay", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
+		Help: "ms added to every packet the server sends this player"},
+	{Name: "sv_packetjitter", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
+		Help: "± ms of random variation of that delay"},
+	{Name: "sv_packetloss", Default: "0", Min: 0, Max: 100,
+		Help: "percent of the server's packets to this player lost"},
+	{Name: "sv_packetduplicate", Default: "0", Min: 0, Max: 100,
+		Help: "percent of the server's packets to this player that arrive twice"},
+	{Name: "sv_packetreorder", Default: "0", Min: 0, Max: 100,
+		Help: "percent of the server's packets to this player held back so later ones overtake them"},
+	{Name: "cl_bot", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
+		Help: "1: a bot plays this player instead of the keyboard"},
+}
+
+// bothWays are the pane commands that set one impairment both ways.
+var bothWays = []struct{ cmd, suffix, help string }{
+	{"lag", "delay", "lag MS: delay every packet MS ms each way (a round trip of 2×MS)"},
+	{"jitter", "jitter", "jitter MS: vary each packet's delay by up to ±MS ms, each way"},
+	{"loss", "loss", "loss PERCENT: lose PERCENT % of the packets each way"},
+	{"dup", "duplicate", "dup PERCENT: deliver PERCENT % of the packets twice, each way"},
+	{"reorder", "reorder", "reorder PERCENT: hold back PERCENT % of the packets so later ones overtake them, each way"},
+}
+
+// addCommands adds the pane's commands to its table.
+func (p *Player) addCommands() {
+	t := p.T
+	for _, b := range bothWays {
+		t.AddCommand(b.cmd, b.help, func(a *cmdargs.Args) {
+			if a.Argc() < 2 {
+				t.Printf("%s: up %s ms/%%, down %s\n", b.cmd, t.Get("cl_packet"+b.suffix).Value(), t.Get("sv_packet"+b.suffix).Value())
+				return
+			}
+			for _, dir := range [...]string{"cl_packet", "sv_packet"} {
+				if err := t.Set(dir+b.suffix, a.Argv(1)); err != nil {
+					t.Printf("%v\n", err)
+					return
+				}
+			}
+		})
+	}
+}
+
+// AddCommands adds the classroom's commands to the program's console
+// table t: p1, p2 and sv aim a line at one pane's table; slowmo and
+// pause work the clock; inspect prints a packet decoded.
+func (m *Model) AddCommands(t *console.Table) {
+	for i, name := range [...]string{"p1", "p2"} {
+		pt := m.players[i].T
+		t.AddCommand(name, name+" LINE: run a console line on Player "+strconv.Itoa(i+1)+"'s client (p"+strconv.Itoa(i+1)+" cl_nopredict 1, p"+strconv.Itoa(i+1)+" lag 200)", func(a *cmdargs.Args) {
+			if a.Argc() < 2 {
+				t.Printf("usage: %s COMMAND [ARGS]\n", name)
+				return
+			}
+			pt.ExecuteString(a.ArgsFrom(1))
+		})
+	}
+	t.AddCommand("sv", "sv LINE: run a console line on the classroom's server (sv sv_fps 10, sv addbot 1)", func(a *cmdargs.Args) {
+		if a.Argc() < 2 {
+			t.Printf("usage: sv COMMAND [ARGS]\n")
+			return
+		}
+		m.svT.ExecuteString(a.ArgsFrom(1))
+	})
+	t.AddCommand("slowmo", "slowmo [SPEED]: run the classroom's clock at SPEED (0.05 to 1) real time; no argument toggles 1 and 0.1", func(a *cmdargs.Args) {
+		if a.Argc() < 2 {
+			if m.speed < 1 {
+				m.SetSpeed(1)
+			} else {
+				m.SetSpeed(0.1)
+			}
+		} else {
+			f, err := strconv.ParseFloat(a.Argv(1), 64)
+			if err != nil {
+				t.Printf("usage: slowmo [SPEED]\n")
+				return
+			}
+			m.SetSpeed(f)
+		}
+		t.Printf("classroom: speed %.2g×\n", m.speed)
+	})
+	t.AddCommand("pause", "pause [0|1]: stop or restart the classroom's clock (no argument toggles)", func(a *cmdargs.Args) {
+		switch a.Argv(1) {
+		case "":
+			m.SetPaused(!m.paused)
+		case "0":
+			m.SetPaused(false)
+		default:
+			m.SetPaused(true)
+		}
+	})
+	t.AddCommand("step", "step [MS]: run the classroom's clock MS ms (default one client frame), paused or not", func(a *cmdargs.Args) {
+		d := FrameInterval
+		if a.Argc() > 1 {
+			n, err := strconv.Atoi(a.Argv(1))
+			if err != nil || n < 1 || n > 10000 {
+				t.Printf("usage: step [MS]\n")
+				return
+			}
+			d = time.Duration(n) * time.Millisecond
+		}
+		m.Run(d)
+	})
+	t.AddCommand("inspect", "inspect [last | ID]: print a packet of the classroom decoded field by field", func(a *cmdargs.Args) {
+		var e *Event
+		var ok bool
+		switch arg := a.Argv(1); arg {
+		case "", "last":
+			e, ok = m.LastEvent()
+		default:
+			id, err := strconv.ParseUint(strings.TrimPrefix(arg, "#"), 10, 64)
+			if err != nil {
+				t.Printf("usage: inspect [last | ID]\n")
+				return
+			}
+			e, ok = m.Event(id)
+		}
+		if !ok {
+			t.Printf("inspect: no such packet in the log\n")
+			return
+		}
+		t.Printf("%s", Describe(e))
+	})
+}
+
+// Describe returns e as `inspect` prints it: a line on its journey, then
+// the packet decoded by internal/inspect, field by field.
+func Describe(e *Event) string {
+	var b strings.Builder
+	b.WriteString(Headline(e))
+	b.WriteByte('\n')
+	_ = e.Msg.WriteText(&b, true)
+	if s := b.String(); !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Headline returns one line on e: number, who sent it to whom, kind,
+// size, and its journey.
+func Headline(e *Event) string {
+	var b strings.Builder
+	from, to := "P"+strconv.Itoa(e.Player+1), "server"
+	if e.Dir == Down {
+		from, to = to, from
+	}
+	b.WriteString("#" + strconv.FormatUint(e.ID, 10) + " " + from + " → " + to + ": " + e.Kind.String() + ", " + strconv.Itoa(e.Bytes) + " bytes")
+	if e.Netchan {
+		b.WriteString(", sequence " + strconv.FormatUint(uint64(e.Sequence), 10))
+	}
+	b.WriteString(", sent at " + ms(e.Sent))
+	switch e.Copies {
+	case 0:
+		b.WriteString(", lost")
+	case 1:
+		b.WriteString(", arrived at " + ms(e.Arrive[0]) + " (" + ms(e.Arrive[0]-e.Sent) + " on the way)")
+	case 2:
+		b.WriteString(", duplicated: arrived twice at " + ms(e.Arrive[0]))
+		if e.Arrive[1] != e.Arrive[0] {
+			b.WriteString(" and " + ms(e.Arrive[1]))
+		}
+	}
+	if e.Late() {
+		b.WriteString(", overtaken by a later packet")
+	}
+	return b.String()
+}
+
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + " ms" }

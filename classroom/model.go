@@ -1,0 +1,640 @@
+package classroom
+
+import (
+	"fmt"
+	"io"
+	"net/netip"
+	"time"
+
+	"tremor/bg"
+	"tremor/bg/tilemap"
+	"tremor/cgame"
+	"tremor/client"
+	"tremor/common/console"
+	"tremor/internal/inspect"
+	"tremor/net/netchan"
+	"tremor/net/netsim"
+	"tremor/net/oob"
+	"tremor/server"
+)
+
+// Timing of the model.
+const (
+	// Step is the virtual time of one step: the server gets the packets
+	// that arrived and runs the frames due every Step.
+	Step = time.Millisecond
+	// FrameInterval is the virtual time between two client frames: 60
+	// frames a second, whatever the speed.
+	FrameInterval = time.Second / 60
+	// MinSpeed and MaxSpeed bound the speed of the virtual clock
+	// (virtual seconds per real second).
+	MinSpeed, MaxSpeed = 0.05, 1.0
+	// MaxAdvance bounds the virtual time one Advance runs, so a long
+	// stall of the window does not make it run seconds of steps at once.
+	MaxAdvance = 250 * time.Millisecond
+	// MaxEvents is how many packets the log keeps.
+	MaxEvents = 4096
+	// DefaultMap is the map a classroom starts on: small enough to show
+	// whole in a third of the window.
+	DefaultMap = "duel1"
+)
+
+// Config says what a classroom runs.
+type Config struct {
+	Map  string // empty: DefaultMap
+	Bots int    // bots the server adds besides the two players
+	// Seed makes the links' decisions and the qports reproducible; 0
+	// uses 1.
+	Seed uint64
+	// Log receives the server's log and the panes' console output,
+	// prefixed "sv: ", "p1: ", "p2: "; nil discards them.
+	Log io.Writer
+}
+
+// Input is what a player's keys hold down this frame.
+type Input struct {
+	Left, Right, Jump, Down, Attack bool
+}
+
+// Model is a classroom: the server and two players on one virtual
+// clock. It is not safe for concurrent use: one goroutine calls Advance
+// and reads it.
+type Model struct {
+	cfg Config
+	log io.Writer
+
+	now       time.Duration // virtual time since New
+	residue   time.Duration // virtual time not yet stepped
+	nextFrame time.Duration // virtual time of the next client frame
+	speed     float64
+	paused    bool
+
+	svT   *console.Table
+	srv   *server.Server
+	sconn *serverConn
+
+	players [2]*Player
+	insp    *inspect.Inspector
+
+	events  [MaxEvents]Event
+	nextID  uint64 // ID of the next event
+	buf     []byte
+	svTime  int32 // server time of the states below
+	svPS    []ServerPlayer
+	svEnts  []bg.EntityState
+	svCount int // server frames seen
+}
+
+// ServerPlayer is one player as the server holds it.
+type ServerPlayer struct {
+	Num int
+	PS  bg.PlayerState
+}
+
+// New starts a classroom: the server on cfg.Map with cfg.Bots bots, and
+// both players connecting to it.
+func New(cfg Config) (*Model, error) {
+	if cfg.Map == "" {
+		cfg.Map = DefaultMap
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	log := cfg.Log
+	if log == nil {
+		log = io.Discard
+	}
+	m := &Model{cfg: cfg, log: log, speed: 1, insp: inspect.New(), nextID: 1,
+		buf: make([]byte, netchan.MaxLoopbackPacket), nextFrame: FrameInterval}
+	for i := range m.players {
+		srvEnd, cliEnd := netchan.NewLoopback()
+		m.players[i] = &Player{Num: i, m: m, srvEnd: srvEnd, cliEnd: cliEnd,
+			srvAddr: srvEnd.LocalAddr(), cliAddr: cliEnd.LocalAddr(),
+			up:   path{link: netsim.NewLink(netsim.Config{}, cfg.Seed*0x9e3779b97f4a7c15+uint64(2*i+1))},
+			down: path{link: netsim.NewLink(netsim.Config{}, cfg.Seed*0x9e3779b97f4a7c15+uint64(2*i+2))},
+		}
+	}
+	m.svT = console.NewTable()
+	m.svT.SetOutput(prefixWriter{log, "sv: "})
+	server.DeclareCvars(m.svT)
+	m.sconn = &serverConn{m: m, local: m.players[0].srvAddr}
+	scfg := server.DefaultConfig()
+	scfg.Seed = cfg.Seed ^ 0x5e5e
+	srv, err := server.New(m.sconn, scfg, prefixWriter{log, "sv: "}, server.WithHostConsole(m.svT))
+	if err != nil {
+		return nil, fmt.Errorf("classroom: %w", err)
+	}
+	if err := srv.Map(cfg.Map); err != nil {
+		srv.Close()
+		return nil, fmt.Errorf("classroom: map %s: %w", cfg.Map, err)
+	}
+	m.srv = srv
+	if cfg.Bots > 0 {
+		m.svT.ExecuteString(fmt.Sprintf("addbot %d", cfg.Bots))
+	}
+	for i, p := range m.players {
+		p.start(fmt.Sprintf("Player %d", i+1), cfg.Seed+uint64(i)*0x51ed)
+	}
+	m.takeServerState()
+	return m, nil
+}
+
+// Close disconnects the players and stops the server.
+func (m *Model) Close() {
+	for _, p := range m.players {
+		if p.C != nil {
+			p.C.Close()
+		}
+	}
+	if m.srv != nil {
+		m.srv.Shutdown("Classroom over")
+		m.srv.Close()
+		m.srv = nil
+	}
+}
+
+// Now returns the virtual time since New.
+func (m *Model) Now() time.Duration { return m.now }
+
+// Speed returns the virtual clock's speed (virtual seconds per real second).
+func (m *Model) Speed() float64 { return m.speed }
+
+// SetSpeed sets the clock's speed, clamped to MinSpeed..MaxSpeed.
+func (m *Model) SetSpeed(s float64) {
+	if s != s { // NaN
+		s = 1
+	}
+	m.speed = min(MaxSpeed, max(MinSpeed, s))
+}
+
+// Paused reports whether the clock stands still.
+func (m *Model) Paused() bool { return m.paused }
+
+// SetPaused stops or restarts the clock.
+func (m *Model) SetPaused(p bool) { m.paused = p }
+
+// Player returns player i (0: P1, 1: P2).
+func (m *Model) Player(i int) *Player { return m.players[i] }
+
+// Server returns the embedded server.
+func (m *Model) Server() *server.Server { return m.srv }
+
+// ServerConsole returns the server's console table (the `sv` prefix).
+func (m *Model) ServerConsole() *console.Table { return m.svT }
+
+// Map returns the map being played, or nil.
+func (m *Model) Map() *tilemap.Map {
+	for _, p := range m.players {
+		if mp := p.C.Map(); mp != nil {
+			return mp
+		}
+	}
+	return nil
+}
+
+// ServerTime returns the server time of the state ServerPlayers and
+// ServerEntities hold: the last server frame's.
+func (m *Model) ServerTime() int32 { return m.svTime }
+
+// ServerFrames returns how many server frames the model has seen.
+func (m *Model) ServerFrames() int { return m.svCount }
+
+// ServerPlayers returns every player as the server held it after its
+// last frame. The slice is the model's, valid until the next Advance.
+func (m *Model) ServerPlayers() []ServerPlayer { return m.svPS }
+
+// ServerEntities returns every linked entity as the server held it
+// after its last frame. The slice is the model's, valid until the next
+// Advance.
+func (m *Model) ServerEntities() []bg.EntityState { return m.svEnts }
+
+// Advance runs the model for real time real: real × speed of virtual
+// time (at most MaxAdvance), in Steps; nothing while paused.
+func (m *Model) Advance(real time.Duration) {
+	if m.paused || real <= 0 {
+		return
+	}
+	m.residue += min(MaxAdvance, time.Duration(float64(real)*m.speed))
+	for m.residue >= Step {
+		m.residue -= Step
+		m.step()
+	}
+}
+
+// Run advances the virtual clock by d at once, whatever the speed and
+// even while paused: the tests' and the `step` command's clock.
+func (m *Model) Run(d time.Duration) {
+	for end := m.now + d; m.now+Step <= end; {
+		m.step()
+	}
+}
+
+// step runs one Step: the packets that arrived reach the server, the
+// server runs the frames due, and at each FrameInterval both clients
+// get their packets and run a frame.
+func (m *Model) step() {
+	m.now += Step
+	ms := int32(m.now / time.Millisecond)
+	for _, p := range m.players {
+		for {
+			f, ok := p.up.due(m.now)
+			if !ok {
+				break
+			}
+			n, from, ok := p.carry(p.cliEnd, p.srvEnd, p.srvAddr, f.data, m.buf)
+			p.up.recycle(f.data)
+			if !ok {
+				continue
+			}
+			m.delivered(p, Up, f.netchan)
+			m.srv.Packet(ms, from, m.buf[:n])
+		}
+	}
+	before := m.srv.Time()
+	m.srv.Frame(ms)
+	if m.srv.Time() != before {
+		m.takeServerState()
+	}
+	if m.now < m.nextFrame {
+		return
+	}
+	m.nextFrame += FrameInterval
+	for _, p := range m.players {
+		p.frame()
+	}
+}
+
+// takeServerState copies the players and entities the server holds.
+func (m *Model) takeServerState() {
+	m.svTime = m.srv.Time()
+	m.svCount++
+	m.svPS, m.svEnts = m.svPS[:0], m.svEnts[:0]
+	m.srv.GameStates(func(num int, ps *bg.PlayerState) {
+		m.svPS = append(m.svPS, ServerPlayer{Num: num, PS: *ps})
+	}, func(es *bg.EntityState) {
+		m.svEnts = append(m.svEnts, *es)
+	})
+}
+
+// send logs a packet player's client (Up) or the server (Down) sends,
+// and lets the link decide when its copies arrive.
+func (m *Model) send(player int, d Dir, data []byte) {
+	p := m.players[player]
+	pa, from, to, idir := &p.up, p.cliAddr, p.srvAddr, inspect.ClientToServer
+	if d == Down {
+		pa, from, to, idir = &p.down, p.srvAddr, p.cliAddr, inspect.ServerToClient
+	}
+	id := m.nextID
+	m.nextID++
+	e := &m.events[(id-1)%MaxEvents]
+	*e = Event{ID: id, Player: player, Dir: d, Bytes: len(data), Sent: m.now, Netchan: !oob.IsConnectionless(data)}
+	if msgs := m.insp.Feed(idir, from, to, data, m.now); len(msgs) > 0 {
+		e.Msg = msgs[0]
+	}
+	e.Kind = classify(&e.Msg)
+	e.Sequence = e.Msg.Sequence
+	arr := pa.link.Send(m.now, len(data))
+	e.Copies = copy(e.Arrive[:], arr)
+	if e.Copies == 0 {
+		e.Arrive[0] = m.now + pa.link.Config().Delay // where it would have been
+	}
+	c := &pa.counts
+	c.Sent++
+	c.Bytes += uint64(len(data))
+	if e.Netchan {
+		c.NetchanSent++
+	}
+	switch e.Copies {
+	case 0:
+		c.Lost++
+		if e.Netchan {
+			c.NetchanLost++
+		}
+	case 2:
+		c.Duplicated++
+		if e.Netchan {
+			c.NetchanDuplicated++
+		}
+	}
+	for _, at := range arr {
+		pa.push(at, id, e.Netchan, data)
+	}
+	if e.Copies > 0 {
+		m.markLate(e)
+	}
+}
+
+// markLate marks the packets sent before e, the same way, that arrive
+// after it.
+func (m *Model) markLate(e *Event) {
+	for id := e.ID - 1; id > 0 && e.ID-id < MaxEvents; id-- {
+		o := &m.events[(id-1)%MaxEvents]
+		if o.Done() < e.Sent-10*time.Second {
+			break // long arrived: nothing older can arrive after e
+		}
+		if o.Player == e.Player && o.Dir == e.Dir && o.Copies > 0 && o.Arrive[0] > e.Arrive[0] {
+			o.late = true
+		}
+	}
+}
+
+// delivered counts a copy handed to its receiver.
+func (m *Model) delivered(p *Player, d Dir, netchan bool) {
+	pa := &p.up
+	if d == Down {
+		pa = &p.down
+	}
+	pa.counts.Delivered++
+	if netchan {
+		pa.counts.NetchanDelivered++
+	}
+}
+
+// Event returns the packet logged as id, if the log still holds it.
+func (m *Model) Event(id uint64) (*Event, bool) {
+	if id == 0 || id >= m.nextID || m.nextID-id > MaxEvents {
+		return nil, false
+	}
+	return &m.events[(id-1)%MaxEvents], true
+}
+
+// LastEvent returns the newest packet logged, if any.
+func (m *Model) LastEvent() (*Event, bool) { return m.Event(m.nextID - 1) }
+
+// Events calls fn for every packet logged whose send time is at most
+// now and whose last copy arrives (or, lost, would have arrived) after
+// now-linger, oldest first: the packets a lane shows.
+func (m *Model) Events(linger time.Duration, fn func(e *Event)) {
+	first := uint64(1)
+	if m.nextID > MaxEvents {
+		first = m.nextID - MaxEvents
+	}
+	// Walk back to the oldest packet still showing: packets leave in
+	// order, and none stays in flight longer than 10 s of delay.
+	start := m.nextID
+	for id := m.nextID - 1; id >= first && id > 0; id-- {
+		e := &m.events[(id-1)%MaxEvents]
+		if e.Sent+10*time.Second+linger < m.now {
+			break
+		}
+		start = id
+	}
+	for id := start; id < m.nextID; id++ {
+		e := &m.events[(id-1)%MaxEvents]
+		if e.Sent <= m.now && e.Done()+linger >= m.now {
+			fn(e)
+		}
+	}
+}
+
+// Counts returns the packet counts of one direction of player i's link.
+func (m *Model) Counts(i int, d Dir) Counts {
+	if d == Down {
+		return m.players[i].down.counts
+	}
+	return m.players[i].up.counts
+}
+
+// prefixWriter writes each write with a prefix.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}
+
+// Player is one of the two players: its console table, its client
+// engine (which runs its cgame), its input and its link.
+type Player struct {
+	Num int // 0: P1, 1: P2
+	// T is the player's console table: the client's cvars, the link's
+	// and the pane's (the `p1`/`p2` prefix).
+	T *console.Table
+	// C is the client engine.
+	C *client.Client
+	// In is what the player's keys hold down; the window sets it every
+	// frame. With cl_bot 1 a bot plays instead.
+	In Input
+
+	m              *Model
+	cg             cgame.Config
+	up, down       path
+	srvEnd, cliEnd *netchan.LoopbackConn
+	srvAddr        netip.AddrPort // the server's end of the pair, which the client connects to
+	cliAddr        netip.AddrPort
+	conn           *clientConn
+	inbox          []arrival
+	inboxN, inHead int
+	aim            int32
+	bot            botDriver
+	snap           cgame.Snapshot
+	seed           uint64
+}
+
+// arrival is a packet that reached the client, waiting for its frame.
+type arrival struct {
+	data []byte
+	from netip.AddrPort
+	at   time.Duration
+}
+
+// start makes the player's console table and client and connects it.
+func (p *Player) start(name string, seed uint64) {
+	p.T = console.NewTable()
+	p.T.SetOutput(prefixWriter{p.m.log, fmt.Sprintf("p%d: ", p.Num+1)})
+	p.T.Register(client.Cvars(name)...)
+	p.T.Register(paneCvars...)
+	p.addCommands()
+	p.cg = cgame.DefaultConfig()
+	p.conn = &clientConn{m: p.m, player: p.Num, local: p.cliAddr, remote: p.srvAddr, done: make(chan struct{})}
+	p.seed = seed
+	p.C = client.New(p.conn, p.clientConfig())
+	p.C.SetJournalHooks(client.JournalHooks{Source: p.source})
+	p.apply()
+	for _, name := range p.T.CvarNames() {
+		p.T.Get(name).OnChange(func(*console.Cvar) { p.apply() })
+	}
+	p.C.Connect(p.srvAddr)
+}
+
+// clientConfig reads the engine's settings from the player's cvars,
+// without the engine's own impairments: the player's link is the
+// model's (the cl_packet* cvars set its uplink).
+func (p *Player) clientConfig() client.Config {
+	c := client.ConfigFromCvars(p.T)
+	c.PacketDelay, c.PacketJitter, c.PacketLoss, c.PacketDuplicate, c.PacketReorder, c.PacketBurst = 0, 0, 0, 0, 0, 0
+	c.CGame = &p.cg
+	c.Seed = p.seed
+	c.Logf = func(format string, args ...any) { p.T.Printf(format+"\n", args...) }
+	return c
+}
+
+// apply gives the engine, the cgame and the links the cvars' values.
+func (p *Player) apply() {
+	if p.C == nil {
+		return
+	}
+	p.C.SetConfig(p.clientConfig())
+	client.CGameConfigFromCvars(&p.cg, p.T, func(format string, args ...any) { p.T.Printf(format+"\n", args...) })
+	p.up.link.SetConfig(linkConfig(p.T, "cl_packet"))
+	p.down.link.SetConfig(linkConfig(p.T, "sv_packet"))
+}
+
+// linkConfig reads one direction's impairments from the cvars prefix+
+// delay, jitter, loss, duplicate, reorder.
+func linkConfig(t *console.Table, prefix string) netsim.Config {
+	ms := func(n string) time.Duration { return time.Duration(t.Get(prefix+n).Int()) * time.Millisecond }
+	pc := func(n string) float64 { return t.Get(prefix+n).Float() / 100 }
+	return netsim.Config{Delay: ms("delay"), Jitter: ms("jitter"), Loss: pc("loss"),
+		Duplicate: pc("duplicate"), Reorder: pc("reorder"), ReorderDelay: 150 * time.Millisecond}
+}
+
+// carry sends data through the loopback pair from src to dst (whose
+// address is to) and reads it out at dst into buf.
+func (p *Player) carry(src, dst *netchan.LoopbackConn, to netip.AddrPort, data, buf []byte) (int, netip.AddrPort, bool) {
+	if err := src.WriteTo(data, to); err != nil {
+		return 0, netip.AddrPort{}, false
+	}
+	n, from, err := dst.ReadFrom(buf)
+	return n, from, err == nil
+}
+
+// frame hands the client the packets that arrived and runs its frame.
+func (p *Player) frame() {
+	m := p.m
+	for {
+		f, ok := p.down.due(m.now)
+		if !ok {
+			break
+		}
+		n, from, ok := p.carry(p.srvEnd, p.cliEnd, p.cliAddr, f.data, m.buf)
+		p.down.recycle(f.data)
+		if !ok {
+			continue
+		}
+		m.delivered(p, Down, f.netchan)
+		if p.inboxN == len(p.inbox) {
+			p.inbox = append(p.inbox, arrival{})
+		}
+		a := &p.inbox[p.inboxN]
+		a.data, a.from, a.at = append(a.data[:0], m.buf[:n]...), from, f.at
+		p.inboxN++
+	}
+	p.C.Frame(m.now, p.command())
+	p.inboxN, p.inHead = 0, 0
+}
+
+// source is the client's packet source (client.JournalHooks.Source): the
+// packets frame queued, in arrival order.
+func (p *Player) source(buf []byte) (int, netip.AddrPort, time.Duration, bool) {
+	if p.inHead >= p.inboxN {
+		return 0, netip.AddrPort{}, 0, false
+	}
+	a := &p.inbox[p.inHead]
+	p.inHead++
+	return copy(buf, a.data), a.from, a.at, true
+}
+
+// command returns this frame's usercmd: the keys', or the bot's.
+func (p *Player) command() bg.UserCmd {
+	if p.T.Get("cl_bot").Bool() {
+		return p.bot.input(p.C, p.Num)
+	}
+	var cmd bg.UserCmd
+	if p.In.Right {
+		cmd.RightMove += 127
+		p.aim = 0
+	}
+	if p.In.Left {
+		cmd.RightMove -= 127
+		p.aim = 1 << 15 // half a turn: left
+	}
+	switch {
+	case p.In.Jump:
+		cmd.UpMove = 127
+	case p.In.Down:
+		cmd.UpMove = -127
+	}
+	if p.In.Attack {
+		cmd.Buttons |= bg.ButtonAttack
+	}
+	cmd.Aim = p.aim
+	return cmd
+}
+
+// CGame returns the player's cgame, nil before its first gamestate.
+func (p *Player) CGame() *cgame.CGame {
+	if p.C.State() != client.Active {
+		return nil
+	}
+	return p.C.CGame()
+}
+
+// Figures are the counters a class reads aloud from a player pane.
+type Figures struct {
+	// Cmd is the newest usercmd the client made; Unacked how many of its
+	// usercmds no snapshot has acknowledged yet (newer than the command
+	// time of the newest snapshot's player state).
+	Cmd     int32
+	Unacked int
+	// ServerCmd is the number of the last usercmd the server executed
+	// for this player (the one whose time is the server's command time),
+	// -1 when it is not in the client's ring.
+	ServerCmd int32
+	// SnapsBehind is how far the drawn world is behind the server's
+	// present, in snapshot intervals: (server time - render time) /
+	// the snapshot interval.
+	SnapsBehind float64
+	// Mispredictions counts cgame's prediction misses.
+	Mispredictions int
+	// Ping is the client's round trip measured on snapshots, ms.
+	Ping int
+	// Up and Down are the link's packet counts.
+	Up, Down Counts
+}
+
+// Figures returns the pane's counters now.
+func (p *Player) Figures() Figures {
+	f := Figures{ServerCmd: -1, Up: p.up.counts, Down: p.down.counts}
+	c := p.C
+	cg := p.CGame()
+	if cg == nil {
+		return f
+	}
+	f.Cmd = c.CurrentCmdNumber()
+	f.Mispredictions = cg.Stats.PredictionMisses
+	st := c.Stats()
+	f.Ping = int(st.PingAvg() + 0.5)
+	num, _ := c.CurrentSnapshotNumber()
+	if c.GetSnapshot(num, &p.snap) {
+		var cmd bg.UserCmd
+		for n := f.Cmd; n > f.Cmd-client.CmdBackup && c.GetUserCmd(n, &cmd); n-- {
+			if cmd.ServerTime <= p.snap.PS.CommandTime {
+				break
+			}
+			f.Unacked++
+		}
+	}
+	self := c.ClientNum()
+	for _, sp := range p.m.svPS {
+		if int32(sp.Num) != self {
+			continue
+		}
+		var cmd bg.UserCmd
+		for n := f.Cmd; n > f.Cmd-client.CmdBackup && c.GetUserCmd(n, &cmd); n-- {
+			if cmd.ServerTime == sp.PS.CommandTime {
+				f.ServerCmd = n
+				break
+			}
+		}
+	}
+	if ci := p.m.srv.Client(int(self)); ci.SnapshotMsec > 0 {
+		f.SnapsBehind = float64(p.m.svTime-cg.Time) / float64(ci.SnapshotMsec)
+	}
+	return f
+}
