@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
-	"tremor/client/browser"
 	"tremor/cmd/client/internal/userdata"
 	"tremor/common/console"
 	"tremor/net/cmdargs"
@@ -132,38 +130,4 @@ func (g *game) save() {
 	if err := g.cfg.saveText(historyProp, b.Bytes()); err != nil {
 		g.t.Printf("client: saving history: %v\n", err)
 	}
-}
-
-// favoritesProp holds the server browser's favourites, an address a line.
-const favoritesProp = "favorites.txt"
-
-// favorites is the browser's browser.Store over favorites.txt.
-type favorites struct{ c *config }
-
-// Load implements browser.Store.
-func (f favorites) Load() ([]byte, error) {
-	b, err := f.c.m.Load(configObject, favoritesProp)
-	if err == nil && b == nil {
-		return nil, fs.ErrNotExist
-	}
-	return b, err
-}
-
-// Save implements browser.Store.
-func (f favorites) Save(text []byte) error { return f.c.m.Save(configObject, favoritesProp, text) }
-
-// openBrowser opens the server browser, its favourites saved with the
-// settings (kept for this run only when cfg is nil). Without a socket it
-// prints why and returns nil: the menu then has no Find servers page.
-func openBrowser(t *console.Table, cfg *config, stderr io.Writer) *browser.Browser {
-	bc := browser.Config{Table: t}
-	if cfg != nil {
-		bc.Store = favorites{cfg}
-	}
-	b, err := browser.Open(bc)
-	if err != nil {
-		fmt.Fprintf(stderr, "client: no server browser: %v\n", err)
-		return nil
-	}
-	return b
 }

@@ -124,19 +124,10 @@ type timedemo struct {
 	sum, sumSq float64 // of frame times, ms
 	tps        int
 	vsync      bool
-	began      time.Time
 }
 
 // timedemoStep is the demo time per frame, as Quake III's timedemo.
 const timedemoStep = 50 * time.Millisecond
-
-func (g *game) startTimedemo() {
-	g.td = &timedemo{tps: ebiten.TPS(), vsync: ebiten.IsVsyncEnabled(), began: time.Now()}
-	g.td.res.Step = timedemoStep
-	g.td.res.Min = time.Duration(math.MaxInt64)
-	ebiten.SetVsyncEnabled(false)
-	ebiten.SetTPS(ebiten.SyncWithFPS)
-}
 
 // next returns the demo's clock for the next frame.
 func (td *timedemo) next() time.Duration {

@@ -31,12 +31,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +46,6 @@ import (
 	"tremor/cmd/client/internal/session"
 	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
-	"tremor/lessons"
 	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
 	"tremor/server"
@@ -68,7 +63,7 @@ const version = "tremor 0.3"
 var defaultArgs = []string{"+map", "arena1", "+addbot", "3"}
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	os.Exit(run(commandLine(), os.Stderr))
 }
 
 // run is the whole program; it returns the exit status.
@@ -80,9 +75,9 @@ func run(args []string, stderr io.Writer) int {
 	t := console.NewTable()
 	sb := console.NewScrollback(console.DefaultScrollback)
 	t.SetOutput(io.MultiWriter(stderr, sb))
-	t.SetFS(lessons.Over(os.DirFS("."))) // exec: the working directory, then the built-in lessons
+	t.SetFS(execFS())
 	t.Register(session.Cvars...)
-	t.Register(browser.Cvars...)
+	t.Register(netCvars...)
 	server.DeclareCvars(t) // the embedded server binds them at map
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
@@ -101,26 +96,23 @@ func run(args []string, stderr io.Writer) int {
 	g.sess = session.New(t, stderr, binary.LittleEndian.Uint64(b[:])|1)
 	if cfg != nil {
 		g.sess.SetDataDir(cfg.m.Dir())
-		// The local server looks for maps where this client keeps the
-		// ones it downloaded, unless the command line says otherwise.
-		if v := t.Get("sv_mapdir"); v != nil && v.Value() == v.Default() && cfg.m.Dir() != "" {
-			if err := t.Set("sv_mapdir", filepath.Join(cfg.m.Dir(), "maps")); err != nil {
+	}
+	// The local server looks for maps where this client keeps the ones
+	// it downloaded, unless the command line says otherwise.
+	if v := t.Get("sv_mapdir"); v != nil && v.Value() == v.Default() {
+		if dir, ok := localMapDir(cfg); ok {
+			if err := t.Set("sv_mapdir", dir); err != nil {
 				fmt.Fprintf(stderr, "client: %v\n", err)
 			}
 		}
 	}
-	client.AddRecordCommands(t, g.sess.DataDir(), g.sess.Client)
-	client.AddPlaybackCommands(t, g.sess.Playback)
-	g.sess.AddJournalCommands(t)
 	g.follow = followRecorder
 	g.in.AddCommands(t)
 	g.binds = keys.NewBinds(t)
 	g.binds.SetDefaults()
 	g.km = newKeymap()
 	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor}
-	if g.br = openBrowser(t, cfg, stderr); g.br != nil {
-		mcfg.Browser = g.br // an interface: never a nil *browser.Browser
-	}
+	g.openNetwork(&mcfg)
 	g.menu = menu.New(t, mcfg)
 	g.lagometer = t.Get("cg_lagometer")
 	g.netgraph = t.Get("cg_netgraph")
@@ -138,7 +130,7 @@ func run(args []string, stderr io.Writer) int {
 		g.snd = sound.New(sound.Options{Volume: t.Get("s_volume").Float()})
 	}
 	g.watchCvars()
-	if t.Get("journal").Int() == 2 {
+	if v := t.Get("journal"); v != nil && v.Int() == 2 {
 		// A journal replays instead of the command line's game
 		// (docs/journal.md).
 		rest, showMenu = nil, false
@@ -251,15 +243,6 @@ func (g *game) addCommands() {
 			g.status = 1
 		}
 	})
-	t.AddCommand("connect", "join a server: connect HOST[:PORT]", func(a *cmdargs.Args) {
-		if a.Argc() < 2 {
-			t.Printf("usage: connect HOST[:PORT]\n")
-			return
-		}
-		if err := g.sess.Connect(a.Argv(1)); err != nil {
-			t.Printf("%v\n", err)
-		}
-	})
 	t.AddCommand("disconnect", "leave the match (and stop the local server)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
 		g.menu.OpenMain()
@@ -299,13 +282,6 @@ func (g *game) addCommands() {
 		}
 	})
 	t.AddCommand("clear", "clear the console's text", func(*cmdargs.Args) { g.sb.Clear() })
-	t.AddCommand("screenshot", "save the next frame: screenshot [FILE.png]", func(a *cmdargs.Args) {
-		name := "screenshot.png"
-		if a.Argc() > 1 {
-			name = a.Argv(1)
-		}
-		g.shot = name
-	})
 	t.AddCommand("framestats", "print frame times over the last 1024 frames: framestats [reset]", func(a *cmdargs.Args) {
 		if a.Argv(1) == "reset" {
 			g.stats.Reset()
@@ -314,49 +290,10 @@ func (g *game) addCommands() {
 		s := g.stats.Summarize(time.Second / 60)
 		t.Printf("framestats: %v\n  render scale %.3g (r_scale %s)\n", s, g.r.RenderScale(), g.rscale.Value())
 	})
-	t.AddCommand("demo", "play a demo: demo NAME (in the data directory's demos folder) or demo PATH", func(a *cmdargs.Args) {
-		if a.Argc() < 2 {
-			t.Printf("usage: demo NAME\n")
-			return
-		}
-		if err := g.sess.PlayDemo(a.Argv(1)); err != nil {
-			t.Printf("%v\n", err)
-			return
-		}
-		g.menu.Close()
-		g.follow = followRecorder
-		g.r.ResetDemoBar()
-	})
-	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *cmdargs.Args) {
-		if a.Argc() < 2 {
-			t.Printf("usage: timedemo NAME\n")
-			return
-		}
-		if err := g.sess.PlayDemo(a.Argv(1)); err != nil {
-			t.Printf("%v\n", err)
-			return
-		}
-		g.menu.Close()
-		g.r.ResetDemoBar()
-		g.startTimedemo()
-	})
-	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *cmdargs.Args) {
-		t.ExecuteString("demo_timescale " + a.ArgsFrom(1))
-	})
-	t.AddCommand("demo_follow", "demo camera: demo_follow [N] follows client N, no N the recording player, -1 a free camera (WASD)", func(a *cmdargs.Args) {
-		switch n, err := strconv.Atoi(a.Argv(1)); {
-		case a.Argc() < 2:
-			g.follow = followRecorder
-		case err != nil || n < -1 || n >= bg.MaxClients:
-			t.Printf("usage: demo_follow [N | -1]\n")
-		case n == -1:
-			g.follow = followFree
-		default:
-			g.follow = int32(n)
-		}
-	})
 	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*cmdargs.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*cmdargs.Args) { g.quit = true })
+	g.addNetCommands()
+	g.addFileCommands()
 }
 
 // addCompleters lets Tab complete the arguments of map and bind.
@@ -521,18 +458,11 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.snd.PlayCues(g.r.TakeCues())
 	g.drawOverlays(screen, f.Dt)
-	if g.shot != "" {
-		if err := g.saveShot(screen, g.shot); err != nil {
-			g.t.Printf("client: screenshot: %v\n", err)
-			g.status = 1
-		} else {
-			g.t.Printf("client: wrote %s\n", g.shot)
-		}
-		g.shot = ""
-	}
+	g.saveDueShot(screen)
 	if g.td != nil {
 		g.td.frame(began)
 	}
+	frameDrawn(g)
 	if !g.last.IsZero() {
 		interval := began.Sub(g.last)
 		g.stats.Add(interval, g.updateTook, time.Since(began))
@@ -568,25 +498,6 @@ func (g *game) menuWhenIdle() {
 		g.menu.Close()
 	}
 	g.wasIdle = idle
-}
-
-// saveShot writes screen's pixels to a PNG file.
-func (g *game) saveShot(screen *ebiten.Image, name string) error {
-	b := screen.Bounds()
-	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	screen.ReadPixels(img.Pix)
-	for i := 3; i < len(img.Pix); i += 4 {
-		img.Pix[i] = 0xff // the screen is opaque
-	}
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // Layout uses the window's size: one screen pixel per window pixel.

@@ -10,14 +10,12 @@ import (
 
 // Cvars are the window client's cvars: the client engine's and
 // prediction's (client.Cvars, shared with the headless clients), the
-// local server's LAN port, the display's and the sound's. All take effect
-// at once. The embedded server's (fraglimit, g_gametype, sv_fps...) are
-// declared by server.DeclareCvars and bound to the server while it runs.
-var Cvars = append(append(client.Cvars("Player"), client.DemoCvars()...),
-	console.Decl{Name: "net_ip", Default: "",
-		Help: "address the local server's LAN port listens on (empty: every address)"},
-	console.Decl{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,
-		Help: "UDP port of the local server for LAN players (0: any free port, -1: none)"},
+// demos' and the journal's, the local server's LAN port (those three not
+// in the browser build: fileCvars, lanCvars), the display's and the
+// sound's. All take effect at once. The embedded server's (fraglimit,
+// g_gametype, sv_fps...) are declared by server.DeclareCvars and bound to
+// the server while it runs.
+var Cvars = append(append(append(client.Cvars("Player"), fileCvars...), lanCvars...),
 	console.Decl{Name: "r_vsync", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
 		Help: "wait for the display's vertical sync"},
 	console.Decl{Name: "r_scale", Default: "1", Flags: console.Archive, Min: 0, Max: 1,
@@ -46,10 +44,6 @@ var Cvars = append(append(client.Cvars("Player"), client.DemoCvars()...),
 		Help: "the address last joined from the menu (its Join page starts with it)"},
 	console.Decl{Name: "con_notifytime", Default: "3", Flags: console.Archive, Min: 0, Max: 60,
 		Help: "seconds the newest console lines stay on screen with the console closed (0: none)"},
-	console.Decl{Name: "journal", Default: "0", Flags: console.Init | console.Integral, Min: 0, Max: 2,
-		Help: "event journal (docs/journal.md): 1 records the session with the local server to journals/ in the data directory, 2 replays journal_file; set on the command line"},
-	console.Decl{Name: "journal_file", Default: "", Flags: console.Init,
-		Help: "the journal journal 2 replays (a path, or NAME in the data directory's journals folder); with journal 1, the name to record to (empty: date and map)"},
 	console.Decl{Name: "fs_homepath", Default: "", Flags: console.Init,
 		Help: "directory of the saved settings, binds and demos (empty: ~/.local/share/tremor); set on the command line"},
 )

@@ -30,7 +30,6 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/client"
-	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
 	"tremor/common/journal"
 	"tremor/lessons"
@@ -146,21 +145,7 @@ func (s *Session) StartMap(name string) error {
 		return s.srv.Map(name)
 	}
 	a, b := netchan.NewLoopback()
-	var conn netchan.Conn = a
-	var lan netip.AddrPort
-	if port := s.t.Get("net_port").Int(); port >= 0 {
-		udp, err := netchan.ListenUDP(net.JoinHostPort(s.t.Get("net_ip").Value(), strconv.Itoa(port)))
-		if err != nil {
-			fmt.Fprintf(s.stderr, "session: no LAN port, local play only: %v\n", err)
-		} else {
-			m := mux.New(a, udp)
-			fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
-			if _, err := netchan.JoinMulticast6(udp, netchan.Multicast6); err != nil && !m.UDPAddr().Addr().Is4() {
-				fmt.Fprintf(s.stderr, "session: IPv6 LAN browsers will not find this server: %v\n", err)
-			}
-			conn, lan = m, m.UDPAddr()
-		}
-	}
+	conn, lan := s.openLAN(a)
 	var seed uint64 // the server draws its own, unless a journal records it
 	if v := s.t.Get("journal"); v != nil && v.Int() == 1 {
 		seed = s.seed*0x9e3779b97f4a7c15 | 1
@@ -225,32 +210,6 @@ func (s *Session) serverFrame(now int32) {
 	}
 	s.srv.Frame(now)
 	s.journalServer()
-}
-
-// Connect joins the server at addr ("host[:port]") over UDP.
-func (s *Session) Connect(addr string) error {
-	if s.jn.rp != nil && !s.jn.rp.done {
-		return errors.New("session: a journal is replaying: no connection to another server")
-	}
-	if s.jn.rec != nil {
-		// A journal records the session with the local server only.
-		fmtLine(s.stderr, "journal: only a game on the local server is recorded")
-		s.stopRecording()
-	}
-	to, err := netchan.ResolveAddr(addr)
-	if err != nil {
-		return err
-	}
-	local := "0.0.0.0:0"
-	if to.Addr().Is6() {
-		local = "[::]:0"
-	}
-	conn, err := netchan.ListenUDP(local)
-	if err != nil {
-		return err
-	}
-	s.open(conn, to)
-	return nil
 }
 
 // open replaces the client engine with one over conn connecting to addr.

@@ -1,0 +1,72 @@
+//go:build !js
+
+package session
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+
+	"tremor/cmd/client/internal/mux"
+	"tremor/common/console"
+	"tremor/net/netchan"
+)
+
+// lanCvars choose the local server's LAN port.
+var lanCvars = []console.Decl{
+	{Name: "net_ip", Default: "",
+		Help: "address the local server's LAN port listens on (empty: every address)"},
+	{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,
+		Help: "UDP port of the local server for LAN players (0: any free port, -1: none)"},
+}
+
+// openLAN opens the local server's LAN port (net_ip, net_port) unless
+// net_port is -1, and returns the conn the server reads: local, the
+// loopback end of the window's own player, multiplexed with the UDP
+// socket (package mux); and the socket's address. Without a socket it
+// returns local and no address.
+func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
+	port := s.t.Get("net_port").Int()
+	if port < 0 {
+		return local, netip.AddrPort{}
+	}
+	udp, err := netchan.ListenUDP(net.JoinHostPort(s.t.Get("net_ip").Value(), strconv.Itoa(port)))
+	if err != nil {
+		fmt.Fprintf(s.stderr, "session: no LAN port, local play only: %v\n", err)
+		return local, netip.AddrPort{}
+	}
+	m := mux.New(local, udp)
+	fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
+	if _, err := netchan.JoinMulticast6(udp, netchan.Multicast6); err != nil && !m.UDPAddr().Addr().Is4() {
+		fmt.Fprintf(s.stderr, "session: IPv6 LAN browsers will not find this server: %v\n", err)
+	}
+	return m, m.UDPAddr()
+}
+
+// Connect joins the server at addr ("host[:port]") over UDP.
+func (s *Session) Connect(addr string) error {
+	if s.jn.rp != nil && !s.jn.rp.done {
+		return errors.New("session: a journal is replaying: no connection to another server")
+	}
+	if s.jn.rec != nil {
+		// A journal records the session with the local server only.
+		fmtLine(s.stderr, "journal: only a game on the local server is recorded")
+		s.stopRecording()
+	}
+	to, err := netchan.ResolveAddr(addr)
+	if err != nil {
+		return err
+	}
+	local := "0.0.0.0:0"
+	if to.Addr().Is6() {
+		local = "[::]:0"
+	}
+	conn, err := netchan.ListenUDP(local)
+	if err != nil {
+		return err
+	}
+	s.open(conn, to)
+	return nil
+}

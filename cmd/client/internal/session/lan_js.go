@@ -1,0 +1,17 @@
+package session
+
+import (
+	"net/netip"
+
+	"tremor/common/console"
+	"tremor/net/netchan"
+)
+
+// lanCvars: none. The browser build opens no sockets (docs/web.md): its
+// local server has the window's own player, over the loopback, and bots.
+var lanCvars []console.Decl
+
+// openLAN returns local: in a browser the local server has no LAN port.
+func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
+	return local, netip.AddrPort{}
+}
