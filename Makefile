@@ -31,6 +31,10 @@ CROWD ?= 10m
 ARGS ?=
 # Extra flags for the container builds of `make images`.
 IMAGE_FLAGS ?=
+# The browser build: the folder `make web` fills and the port `make
+# web-serve` serves it on.
+WEBDIR ?= build/web
+WEBPORT ?= 8080
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
 # Linux, and a virtual display for running the client without a screen.
@@ -42,7 +46,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build run server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve run server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -152,6 +156,20 @@ build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, m
 	go build -o bin/ ./cmd/client
 	echo "==> CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))"
 	CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))
+
+web: ## build the client to WebAssembly in WEBDIR (build/web): tremor.wasm (and .gz), index.html, wasm_exec.js; docs/web.md
+	@echo "==> GOOS=js GOARCH=wasm go build -o $(WEBDIR)/tremor.wasm ./cmd/client"
+	mkdir -p "$(WEBDIR)"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$(WEBDIR)/tremor.wasm" ./cmd/client
+	root="$$(go env GOROOT)"
+	exec_js="$$root/lib/wasm/wasm_exec.js"
+	[ -f "$$exec_js" ] || exec_js="$$root/misc/wasm/wasm_exec.js" # Go before 1.24
+	cp "$$exec_js" web/index.html "$(WEBDIR)/"
+	gzip -9 -k -f "$(WEBDIR)/tremor.wasm"
+	echo "web: $(WEBDIR)/tremor.wasm $$(stat -c %s "$(WEBDIR)/tremor.wasm") bytes, gzip -9 $$(stat -c %s "$(WEBDIR)/tremor.wasm.gz") bytes"
+
+web-serve: web ## serve WEBDIR on http://localhost:WEBPORT/ (8080) with cmd/webserve; add ?+classroom or ?+set name Alice to the address
+	@go run ./cmd/webserve -dir "$(WEBDIR)" -port $(WEBPORT)
 
 run: deps ## start the game client (go run ./cmd/client $(ARGS))
 	@go run ./cmd/client $(ARGS)
