@@ -1,0 +1,21 @@
+// Package protospec keeps docs/protocol.md and the test vectors of
+// docs/vectors in step with the code, so that the specification a new
+// implementer reads cannot drift from what Tremor puts on the wire.
+//
+// Two things are generated from the code and checked by its tests:
+//
+//   - the field tables of EntityState, PlayerState and UserCmd (FieldTables),
+//     written from bg's msg.Table values between marker comments of
+//     docs/protocol.md (UpdateDocument). TestFieldTablesMatchDocument fails
+//     when the document and the tables differ.
+//   - the test vectors (Vectors): a connection between the real server
+//     engine and a client written here with the codec (net/oob,
+//     net/netchan, common/proto), once plain and once scrambled, every
+//     packet in hex with its decoding by internal/inspect, and the
+//     scrambled bodies with their keys and texts. TestVectorsMatch fails
+//     when the files of docs/vectors differ from what the code produces.
+//
+// After a deliberate protocol change, one command rewrites both:
+//
+//	go test ./internal/protospec -update     (or: make protodoc)
+package protospec

@@ -1,0 +1,195 @@
+package protospec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"tremor/bg"
+	"tremor/net/msg"
+)
+
+// Markers around the generated field tables in docs/protocol.md.
+const (
+	BeginFields = "<!-- BEGIN GENERATED FIELD TABLES: go test ./internal/protospec -update; do not edit by hand -->"
+	EndFields   = "<!-- END GENERATED FIELD TABLES -->"
+)
+
+// ErrNoMarkers is the error for a document without the marker pair.
+var ErrNoMarkers = errors.New("protospec: document lacks the generated-table markers")
+
+// tableDesc is what the document says of one msg.Table.
+type tableDesc struct {
+	name    string // the Table's name
+	typ     reflect.Type
+	style   string // the delta style that codes it (section 3)
+	fields  []msg.Field
+	arrays  []msg.FieldStat // Stats rows with Array set, in wire order
+	comment string
+}
+
+// describe reads everything the wire needs from t: its scalar fields as
+// msg.Field values (so attributes added to msg.Field later show up), and
+// its arrays from Stats (name, width), with their lengths from T.
+func describe[T any](t *msg.Table[T], style, comment string) tableDesc {
+	d := tableDesc{name: t.Name(), typ: reflect.TypeFor[T](), style: style, fields: t.Fields(), comment: comment}
+	for _, s := range t.Stats() {
+		if s.Array {
+			d.arrays = append(d.arrays, s)
+		}
+	}
+	return d
+}
+
+// tables returns the three wire structs' tables in document order.
+func tables() []tableDesc {
+	return []tableDesc{
+		describe(bg.EntityStateTable, "entity style",
+			"`Number` is not in the table: it travels in front of each delta. A changed field's coding follows its nonzero bit (3.3)."),
+		describe(bg.PlayerStateTable, "player-state style",
+			"A changed field's coding follows its changed bit, with no nonzero bit (3.4)."),
+		describe(bg.UserCmdTable, "usercmd style",
+			"Field 0 is the command's server time, always sent first; every other field goes as a changed bit and, if changed, its value XOR the key XOR the new server time (3.5)."),
+	}
+}
+
+// fieldPath finds the struct field of typ named by a dotted path.
+func fieldPath(typ reflect.Type, path string) (reflect.StructField, bool) {
+	var sf reflect.StructField
+	for _, part := range strings.Split(path, ".") {
+		if typ.Kind() != reflect.Struct {
+			return sf, false
+		}
+		f, ok := typ.FieldByName(part)
+		if !ok {
+			return sf, false
+		}
+		sf, typ = f, f.Type
+	}
+	return sf, true
+}
+
+// width returns |bits|.
+func width(bits int) int {
+	if bits < 0 {
+		return -bits
+	}
+	return bits
+}
+
+// fieldAttrs lists the attributes of f beyond Name and Bits that are
+// set, read from msg.Field by reflection, so that a coding added to
+// msg.Field appears in the tables (and fails the document test) even
+// before this package learns to describe it.
+func fieldAttrs(f msg.Field) []string {
+	var out []string
+	v := reflect.ValueOf(f)
+	for i := 0; i < v.NumField(); i++ {
+		sf := v.Type().Field(i)
+		if !sf.IsExported() || sf.Name == "Name" || sf.Name == "Bits" || v.Field(i).IsZero() {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s=%v", sf.Name, v.Field(i).Interface()))
+	}
+	return out
+}
+
+// coding describes how a changed scalar field's value is coded in
+// style (section 3.2), after the bits every style sends before it.
+func coding(f msg.Field, style string, index int) string {
+	timeField := style == "usercmd style" && index == 0
+	var parts []string
+	inc := 0
+	for _, a := range fieldAttrs(f) {
+		if n, ok := strings.CutPrefix(a, "Inc="); ok {
+			if v, err := strconv.Atoi(n); err == nil {
+				inc = v
+				continue
+			}
+		}
+		parts = append(parts, a)
+	}
+	var c string
+	switch {
+	case inc > 0 && timeField:
+		c = fmt.Sprintf("always sent, not keyed: increment: 1 and new − old in %d bits when it is 0..%d, else 0 and the value in %d bits", inc, 1<<inc-1, width(f.Bits))
+	case inc > 0:
+		c = fmt.Sprintf("increment: 1 and new − old in %d bits when it is 1..%d, else 0 and the value in %d bits", inc, 1<<inc-1, width(f.Bits))
+	case timeField:
+		c = fmt.Sprintf("always sent, not keyed: the value in %d bits", width(f.Bits))
+	case style == "usercmd style" && f.Bits == 0:
+		c = "32 raw bits XOR key"
+	case style == "usercmd style":
+		c = fmt.Sprintf("%d bits XOR key", width(f.Bits))
+	case f.Bits == 0:
+		c = "float: 0 and the value + 4096 in 13 bits, or 1 and the 32 raw bits"
+	default:
+		c = fmt.Sprintf("integer: the value in %d bits", width(f.Bits))
+	}
+	return strings.Join(append([]string{c}, parts...), "; ")
+}
+
+// signedness names a width's sign.
+func signedness(bits int) string {
+	switch {
+	case bits == 0:
+		return "float32"
+	case bits < 0:
+		return "signed"
+	}
+	return "unsigned"
+}
+
+// FieldTables returns the Markdown of the field tables of EntityState,
+// PlayerState and UserCmd, generated from bg's tables: for each field
+// its wire index, name, width, signedness and coding.
+func FieldTables() string {
+	var b strings.Builder
+	for _, t := range tables() {
+		fmt.Fprintf(&b, "#### %s (%s, `bg.%sTable`)\n\n", t.name, t.style, t.name)
+		fmt.Fprintf(&b, "%d scalar fields", len(t.fields))
+		if len(t.arrays) > 0 {
+			fmt.Fprintf(&b, ", %d arrays", len(t.arrays))
+		}
+		b.WriteString(", in wire order.")
+		if t.comment != "" {
+			b.WriteString(" " + t.comment)
+		}
+		b.WriteString("\n\n| # | field | bits | type | coding of a changed value (3.2) |\n| ---: | --- | ---: | --- | --- |\n")
+		for i, f := range t.fields {
+			fmt.Fprintf(&b, "| %d | `%s` | %d | %s | %s |\n", i, f.Name, width(f.Bits), signedness(f.Bits), coding(f, t.style, i))
+		}
+		if len(t.arrays) > 0 {
+			b.WriteString("\n| # | array | elements (mask bits) | bits each | type |\n| ---: | --- | ---: | ---: | --- |\n")
+			for i, a := range t.arrays {
+				n := 0
+				if sf, ok := fieldPath(t.typ, a.Name); ok && sf.Type.Kind() == reflect.Array {
+					n = sf.Type.Len()
+				}
+				fmt.Fprintf(&b, "| %d | `%s` | %d | %d | %s |\n", i, a.Name, n, width(a.Bits), signedness(a.Bits))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// UpdateDocument returns doc with the text between BeginFields and
+// EndFields replaced by FieldTables.
+func UpdateDocument(doc []byte) ([]byte, error) {
+	i := bytes.Index(doc, []byte(BeginFields))
+	j := bytes.Index(doc, []byte(EndFields))
+	if i < 0 || j < i {
+		return nil, ErrNoMarkers
+	}
+	var out bytes.Buffer
+	out.Write(doc[:i+len(BeginFields)])
+	out.WriteString("\n\n")
+	out.WriteString(FieldTables())
+	out.WriteString("\n\n")
+	out.Write(doc[j:])
+	return out.Bytes(), nil
+}

@@ -1,0 +1,511 @@
+package protospec
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+
+	"tremor/bg"
+	"tremor/common/proto"
+	"tremor/internal/inspect"
+	"tremor/net/infostr"
+	"tremor/net/msg"
+	"tremor/net/netchan"
+	"tremor/net/oob"
+	"tremor/server"
+)
+
+// The fixed inputs of the vector connection. Everything else (the
+// challenge, the server id, the checksum feed, the entities) comes from
+// the server engine, seeded with VectorSeed.
+const (
+	// VectorSeed seeds the server: challenges, server id, checksum feed,
+	// spawn points.
+	VectorSeed = 1
+	// VectorMap is the map the server runs.
+	VectorMap = "arena2"
+	// VectorBots is how many bots play: their configstrings make the
+	// gamestate longer than one fragment, as on a busy server.
+	VectorBots = 24
+	// VectorClientChallenge is the client challenge of getchallenge.
+	VectorClientChallenge = 1234567
+	// VectorQport is the client's qport.
+	VectorQport = 4321
+	// VectorStart is the real time, in ms, of the server's first frame.
+	VectorStart = 1000
+	// vectorStep is how often, in ms, the server's Frame runs.
+	vectorStep = 10
+)
+
+// The addresses of the vector connection (RFC 5737 documentation
+// ranges): not loopback, so the server applies the client's rate and
+// paces the gamestate's fragments as it would on the Internet.
+var (
+	VectorServerAddr = netip.MustParseAddrPort("192.0.2.1:27960")
+	VectorClientAddr = netip.MustParseAddrPort("198.51.100.7:27901")
+)
+
+// VectorCommand is the reliable command the client sends (its first,
+// sequence 1).
+const VectorCommand = "say hello"
+
+// File is one generated file, its path relative to docs/vectors.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// capture is a netchan.Conn that keeps what is written to it.
+type capture struct {
+	addr netip.AddrPort
+	out  []sent
+}
+
+type sent struct {
+	to   netip.AddrPort
+	data []byte
+}
+
+func (c *capture) ReadFrom([]byte) (int, netip.AddrPort, error) {
+	return 0, netip.AddrPort{}, os.ErrDeadlineExceeded
+}
+func (c *capture) WriteTo(p []byte, to netip.AddrPort) error {
+	c.out = append(c.out, sent{to: to, data: append([]byte(nil), p...)})
+	return nil
+}
+func (c *capture) LocalAddr() netip.AddrPort       { return c.addr }
+func (c *capture) SetReadDeadline(time.Time) error { return nil }
+func (c *capture) Close() error                    { return net.ErrClosed }
+
+// drain returns and forgets what was written.
+func (c *capture) drain() []sent {
+	out := c.out
+	c.out = nil
+	return out
+}
+
+// record is one packet of the connection, as the inspector decoded it.
+type record struct {
+	tag  string // which vector file it belongs to
+	dir  inspect.Dir
+	time int32
+	data []byte
+	msgs []inspect.Message
+	// body is the netchan message the packet completed (reassembled,
+	// as sent: scrambled if it was), and plain the same unscrambled;
+	// both nil for a connectionless packet or a fragment that completes
+	// nothing.
+	body, plain []byte
+	scramble    *scrambleInfo
+}
+
+// scrambleInfo is what a scrambled body was scrambled with.
+type scrambleInfo struct {
+	offsetBit int // where the fields the key uses end, in bits
+	key       uint32
+	keyDesc   string
+	text      string
+}
+
+// session is a connection between the real server engine and a client
+// written here with the codec. The client keeps what a Tremor client
+// keeps to build its messages, learning it from the inspector's decoding
+// of the server's messages.
+type session struct {
+	scramble bool
+	now      int32
+	srv      *server.Server
+	sconn    *capture
+	cconn    *capture
+	ch       *netchan.Chan
+	insp     *inspect.Inspector
+	tag      string
+	records  []record
+
+	challenge     int32
+	serverID      int32
+	checksumFeed  int32
+	scrambleOn    bool
+	serverMessage int32 // last server message received
+	serverCmdSeq  int32 // last server command received
+	serverCmds    [proto.MaxReliableCommands]string
+	reliableSeq   int32 // last client command sent
+	reliableCmds  [proto.MaxReliableCommands]string
+	lastServerMsg *inspect.Message
+}
+
+// newSession starts the server with sv_scramble set as scramble.
+func newSession(scramble bool) (*session, error) {
+	s := &session{
+		scramble: scramble,
+		now:      VectorStart,
+		sconn:    &capture{addr: VectorServerAddr},
+		cconn:    &capture{addr: VectorClientAddr},
+		insp:     inspect.New(),
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = VectorSeed
+	cfg.Scramble = scramble
+	cfg.Hostname = "Tremor vectors"
+	cfg.MaxClients = VectorBots + 8
+	srv, err := server.New(s.sconn, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.srv = srv
+	if err := srv.Map(VectorMap); err != nil {
+		return nil, err
+	}
+	srv.Exec("addbot " + strconv.Itoa(VectorBots))
+	srv.Frame(s.now)
+	s.serverOutput()
+	return s, nil
+}
+
+// clientSend records the packets the client wrote and hands them to the
+// server.
+func (s *session) clientSend() {
+	for _, p := range s.cconn.drain() {
+		r := record{tag: s.tag, dir: inspect.ClientToServer, time: s.now, data: slices.Clone(p.data)}
+		r.msgs = s.insp.Feed(inspect.ClientToServer, VectorClientAddr, VectorServerAddr, slices.Clone(p.data), time.Duration(s.now)*time.Millisecond)
+		if !oob.IsConnectionless(p.data) {
+			s.clientBody(&r)
+		}
+		s.records = append(s.records, r)
+		s.srv.Packet(s.now, VectorClientAddr, p.data)
+		s.serverOutput()
+	}
+}
+
+// clientBody fills r's body and, when the message was scrambled, its
+// plain form and scramble inputs.
+func (s *session) clientBody(r *record) {
+	h, err := netchan.PeekHeader(r.data, netchan.ServerSide)
+	if err != nil || h.Fragment {
+		return
+	}
+	r.body = r.data[h.Len():]
+	r.plain = r.body
+	if !s.scrambleOn {
+		return
+	}
+	var ch proto.ClientHeader
+	end := -1
+	var rd msg.Reader
+	_ = proto.ParseClientMessage(&rd, append([]byte(nil), r.body...), stopClient{&ch}, observeEnd{proto.PartClientHeader, &end})
+	text := s.serverCmds[ch.ReliableAcknowledge&(proto.MaxReliableCommands-1)]
+	r.plain = append([]byte(nil), r.body...)
+	proto.ScrambleClientMessage(r.plain, uint32(s.challenge), text)
+	r.scramble = &scrambleInfo{
+		offsetBit: end,
+		key:       netchan.ClientKey(uint32(s.challenge), uint32(ch.ServerID), uint32(ch.MessageAcknowledge)),
+		keyDesc: fmt.Sprintf("challenge %d ^ serverId %d ^ messageAcknowledge %d",
+			s.challenge, ch.ServerID, ch.MessageAcknowledge),
+		text: text,
+	}
+}
+
+// serverOutput records what the server sent and lets the client take it.
+func (s *session) serverOutput() {
+	for _, p := range s.sconn.drain() {
+		if p.to != VectorClientAddr {
+			continue
+		}
+		r := record{tag: s.tag, dir: inspect.ServerToClient, time: s.now, data: slices.Clone(p.data)}
+		r.msgs = s.insp.Feed(inspect.ServerToClient, VectorServerAddr, VectorClientAddr, slices.Clone(p.data), time.Duration(s.now)*time.Millisecond)
+		if oob.IsConnectionless(p.data) {
+			s.clientConnectionless(p.data)
+		} else if s.ch != nil {
+			if body, ok, err := s.ch.Process(p.data); err == nil && ok {
+				r.body = append([]byte(nil), body...)
+				s.serverBody(&r)
+			}
+		}
+		s.records = append(s.records, r)
+	}
+}
+
+// serverBody unscrambles r's body if the client applies scrambling, and
+// takes from the inspector's decoding what the client keeps.
+func (s *session) serverBody(r *record) {
+	seq := s.ch.IncomingSequence()
+	r.plain = r.body
+	if s.scrambleOn {
+		ack := int32(-1)
+		end := -1
+		var rd msg.Reader
+		_ = proto.ParseServerMessage(&rd, append([]byte(nil), r.body...), seq, stopServer{&ack}, observeEnd{proto.PartReliableAck, &end})
+		text := s.reliableCmds[ack&(proto.MaxReliableCommands-1)]
+		r.plain = append([]byte(nil), r.body...)
+		proto.ScrambleServerMessage(r.plain, uint32(s.challenge), seq, text)
+		r.scramble = &scrambleInfo{
+			offsetBit: end,
+			key:       netchan.ServerKey(uint32(s.challenge), seq),
+			keyDesc:   fmt.Sprintf("challenge %d ^ sequence %d", s.challenge, seq),
+			text:      text,
+		}
+	}
+	s.serverMessage = int32(seq)
+	for i := range r.msgs {
+		m := &r.msgs[i]
+		if m.Kind != inspect.KindMessage {
+			continue
+		}
+		s.lastServerMsg = m
+		for _, op := range m.Ops {
+			switch {
+			case op.Command != nil && op.Name == inspect.OpServerCommand:
+				if op.Command.Sequence > s.serverCmdSeq {
+					s.serverCmdSeq = op.Command.Sequence
+					s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)] = op.Command.Text
+				}
+			case op.Gamestate != nil:
+				g := op.Gamestate
+				s.serverCmdSeq = max(s.serverCmdSeq, g.CommandSequence)
+				s.serverID, s.checksumFeed, s.scrambleOn = g.ServerID, g.ChecksumFeed, g.Scramble
+			}
+		}
+	}
+}
+
+// clientConnectionless follows the handshake's answers.
+func (s *session) clientConnectionless(p []byte) {
+	text, err := oob.Parse(p)
+	if err != nil {
+		return
+	}
+	switch oob.Command(text) {
+	case oob.CmdChallengeResponse:
+		if ch, _, _, err := oob.ParseChallengeResponse(text); err == nil {
+			s.challenge = ch
+		}
+	case oob.CmdConnectResponse:
+		if ch, ok, err := oob.ParseConnectResponse(text); err == nil && ok && ch == s.challenge {
+			s.ch = netchan.New(s.cconn, VectorServerAddr, netchan.ClientSide, VectorQport)
+			s.ch.Encode = func(_ uint32, m []byte) {
+				if s.scrambleOn {
+					proto.ScrambleClientMessage(m, uint32(s.challenge), s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)])
+				}
+			}
+		}
+	}
+}
+
+// sendOOB sends a connectionless packet from the client.
+func (s *session) sendOOB(text string) {
+	_ = s.cconn.WriteTo(oob.Packet(text), VectorServerAddr)
+	s.clientSend()
+}
+
+// sendMessage sends a client message: the header, the reliable
+// commands not yet acknowledged, the usercmds, eof.
+func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
+	var buf [netchan.MaxMsgLen]byte
+	w := msg.NewWriter(buf[:], msg.Huffman)
+	proto.WriteClientHeader(w, proto.ClientHeader{
+		ServerID:            s.serverID,
+		MessageAcknowledge:  s.serverMessage,
+		ReliableAcknowledge: s.serverCmdSeq,
+	})
+	for i := s.reliableAcked() + 1; i <= s.reliableSeq; i++ {
+		proto.WriteClientCommand(w, i, s.reliableCmds[i&(proto.MaxReliableCommands-1)])
+	}
+	if len(cmds) > 0 {
+		key := proto.UsercmdKey(uint32(s.checksumFeed), uint32(s.serverMessage), s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)])
+		proto.WriteMove(w, key, cmds, noDelta)
+	}
+	w.WriteUint8(proto.ClcEOF)
+	if w.Err() != nil {
+		return w.Err()
+	}
+	if err := s.ch.Transmit(w.Bytes()); err != nil {
+		return err
+	}
+	s.clientSend()
+	return nil
+}
+
+// reliableAcked is the last client command the server acknowledged, as
+// the last server message said.
+func (s *session) reliableAcked() int32 {
+	if s.lastServerMsg == nil {
+		return 0
+	}
+	for _, op := range s.lastServerMsg.Ops {
+		if op.Name == inspect.OpReliableAck && len(op.Fields) > 0 {
+			n, err := strconv.Atoi(op.Fields[0].Value)
+			if err == nil {
+				return int32(n)
+			}
+		}
+	}
+	return 0
+}
+
+// frames runs the server for ms milliseconds in vectorStep steps, or
+// until done reports true after a step.
+func (s *session) frames(ms int32, done func() bool) bool {
+	for end := s.now + ms; s.now < end; {
+		s.now += vectorStep
+		s.srv.Frame(s.now)
+		s.serverOutput()
+		if done != nil && done() {
+			return true
+		}
+	}
+	return false
+}
+
+// lastHas reports whether the newest server message has an op for
+// which has is true.
+func (s *session) lastHas(has func(op *inspect.Op) bool) func() bool {
+	n := len(s.records)
+	return func() bool {
+		for i := n; i < len(s.records); i++ {
+			r := &s.records[i]
+			if r.dir != inspect.ServerToClient {
+				continue
+			}
+			for j := range r.msgs {
+				for k := range r.msgs[j].Ops {
+					if has(&r.msgs[j].Ops[k]) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+}
+
+// errVector reports a step of the vector connection that did not happen.
+var errVector = errors.New("protospec: vector connection")
+
+// run plays the connection: handshake, gamestate, usercmds, a full
+// snapshot, a reliable command, a delta snapshot.
+func (s *session) run() error {
+	s.tag = "1-handshake"
+	s.sendOOB(oob.FormatGetChallenge(VectorClientChallenge))
+	if s.challenge == 0 {
+		return fmt.Errorf("%w: no challengeResponse", errVector)
+	}
+	info := ""
+	for _, kv := range [...][2]string{
+		{"name", "Vector"}, {"rate", "25000"}, {"snaps", "20"},
+		{"protocol", strconv.Itoa(proto.Version)},
+		{"qport", strconv.Itoa(VectorQport)},
+		{"challenge", strconv.Itoa(int(s.challenge))},
+	} {
+		var err error
+		if info, err = infostr.SetValueForKey(info, kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	text, err := oob.FormatConnect(info)
+	if err != nil {
+		return err
+	}
+	s.sendOOB(text)
+	if s.ch == nil {
+		return fmt.Errorf("%w: no connectResponse", errVector)
+	}
+	// The client's first message, before it has a gamestate: server id
+	// 0, nothing acknowledged. The server answers with the gamestate.
+	s.tag = "2-gamestate"
+	if err := s.sendMessage(nil, false); err != nil {
+		return err
+	}
+	if s.serverID == 0 && !s.frames(2000, func() bool { return s.serverID != 0 }) {
+		return fmt.Errorf("%w: no gamestate", errVector)
+	}
+	// The first message with the server id: the server enters the
+	// client into the game. Its usercmds ask for a full snapshot.
+	s.tag = "3-usercmds"
+	t := s.srv.Time()
+	if err := s.sendMessage([]bg.UserCmd{
+		{ServerTime: t - 16, Aim: 0x4000, RightMove: 127},
+		{ServerTime: t, Aim: 0x4010, RightMove: 127, Buttons: 1},
+	}, true); err != nil {
+		return err
+	}
+	s.tag = "4-snapshot-full"
+	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil && op.Snapshot.Base < 0 })) {
+		return fmt.Errorf("%w: no full snapshot", errVector)
+	}
+	// Usercmds that allow a delta, and the client's first reliable
+	// command.
+	s.tag = "5-command"
+	s.reliableSeq++
+	s.reliableCmds[s.reliableSeq&(proto.MaxReliableCommands-1)] = VectorCommand
+	t = s.srv.Time()
+	if err := s.sendMessage([]bg.UserCmd{
+		{ServerTime: t - 32, Aim: 0x4010, RightMove: 127},
+		{ServerTime: t - 16, Aim: 0x4020, RightMove: 127, UpMove: -127},
+		{ServerTime: t, Aim: 0x4020, UpMove: -127, Weapon: 1},
+	}, false); err != nil {
+		return err
+	}
+	s.tag = "6-snapshot-delta"
+	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil && op.Snapshot.Base >= 0 })) {
+		return fmt.Errorf("%w: no delta snapshot", errVector)
+	}
+	// The client acknowledges what the delta snapshot brought.
+	s.tag = "7-ack"
+	t = s.srv.Time()
+	return s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4020, Weapon: 1}}, false)
+}
+
+// stopServer is a proto.ServerHandler that keeps the reliable
+// acknowledge and stops there.
+type stopServer struct{ ack *int32 }
+
+var errStop = errors.New("stop")
+
+func (h stopServer) ReliableAcknowledge(_ uint32, ack int32, _ []byte) (bool, error) {
+	*h.ack = ack
+	return false, errStop
+}
+func (stopServer) ServerCommand(int32, string) error                    { return errStop }
+func (stopServer) GamestateBuffer() *proto.Gamestate                    { return new(proto.Gamestate) }
+func (stopServer) Gamestate(*proto.Gamestate, error) error              { return errStop }
+func (stopServer) SnapshotBase(proto.SnapshotHeader) proto.SnapshotBase { return proto.SnapshotBase{} }
+func (stopServer) Snapshot(proto.SnapshotBase, []bg.EntityState, error) error {
+	return errStop
+}
+func (stopServer) DownloadBuffer() *[proto.DownloadBlockSize]byte {
+	return new([proto.DownloadBlockSize]byte)
+}
+func (stopServer) Download(*proto.Download, error) error   { return errStop }
+func (stopServer) StateHashBuffer() *proto.StateHash       { return new(proto.StateHash) }
+func (stopServer) StateHash(*proto.StateHash, error) error { return errStop }
+
+// stopClient is a proto.ClientHandler that keeps the header and stops
+// there.
+type stopClient struct{ h *proto.ClientHeader }
+
+func (c stopClient) ClientHeader(h proto.ClientHeader, _ []byte) (bool, error) {
+	*c.h = h
+	return false, errStop
+}
+func (stopClient) ClientCommand(int32, string) error { return errStop }
+func (stopClient) MoveKey() (uint32, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
+	return 0, nil, errStop
+}
+func (stopClient) Move([]bg.UserCmd, bool, error) error { return errStop }
+
+// observeEnd notes where a part ends, in bits.
+type observeEnd struct {
+	part proto.Part
+	end  *int
+}
+
+func (o observeEnd) Observe(e proto.Event) {
+	if e.Part == o.part {
+		*o.end = e.End
+	}
+}
