@@ -149,6 +149,12 @@ bandwidth: ## bytes on the wire per map vs ioquake3, real binaries over UDP, mea
 servercpu: ## the dedicated server's CPU with 8, 16, 32, 64 headless clients, real binaries over UDP (COUNTS, DURATION=30; ~3 min)
 	@.ci/servercpu.sh
 
+protodoc: ## rewrite docs/protocol.md's field tables and docs/vectors from the code (go test ./internal/protospec -update), then check them
+	@go test -count=1 ./internal/protospec -update
+	go test -count=1 ./internal/protospec
+
+.PHONY: protodoc
+
 build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, master, headless, inspect, hostile) with CGO_ENABLED=0
 	@echo "==> go build $(PKGS)"
 	go build $(PKGS)
