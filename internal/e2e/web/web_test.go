@@ -1,0 +1,373 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	webDir = flag.String("web", "", "serve this folder (make web's build/web) instead of building one")
+	query  = flag.String("query", "?+map arena1&+addbot 3", "the page address's query: the client's command line")
+	shot   = flag.String("shot", "", "save the screenshot here (default: in the test's temporary folder)")
+	frames = flag.Int("frames", 60, "frames to wait for after the game is in view")
+)
+
+// The page hook's state (web/index.html: globalThis.tremor).
+type pageState struct {
+	Frames       int      `json:"frames"`
+	FirstFrameMs *float64 `json:"firstFrameMs"`
+	InGameMs     *float64 `json:"inGameMs"`
+	InGameFrame  *int     `json:"inGameFrame"`
+	Exit         *int     `json:"exit"`
+}
+
+// TestBrowser opens the browser build in headless Chromium with -query,
+// waits until the game is in view and -frames more frames are drawn, and
+// takes a screenshot of the page: it must show a drawn frame (many
+// colours, not a blank canvas), and the console must show no Go panic,
+// no uncaught error and no error from the browser (a file that did not
+// load, a WebGL failure); the Go program must not have exited. It logs
+// the time from the page's navigation to the first drawn frame and to
+// the first frame with the game in view.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the client to WebAssembly and runs it in Chromium")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium (Debian package chromium) is not on PATH: make webtest installs it")
+	}
+	tmp := t.TempDir()
+	dir := *webDir
+	if dir == "" {
+		dir = buildWeb(t, filepath.Join(tmp, "web"))
+	}
+	base := startWebserve(t, tmp, dir)
+
+	var (
+		mu      sync.Mutex
+		console []string // every console line and browser log entry
+		bad     []string // the ones that fail the test
+	)
+	events := func(m cdpMessage) {
+		line, fail := describeEvent(m)
+		if line == "" {
+			return
+		}
+		mu.Lock()
+		console = append(console, line)
+		if fail {
+			bad = append(bad, line)
+		}
+		mu.Unlock()
+	}
+	c := startChromium(t, chromium, tmp, events)
+
+	var target struct {
+		TargetID string `json:"targetId"`
+	}
+	const callTimeout = 30 * time.Second
+	if err := c.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &target, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	var attached struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := c.call("", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	s := attached.SessionID
+	for _, m := range []string{"Runtime.enable", "Log.enable", "Page.enable"} {
+		if err := c.call(s, m, nil, nil, callTimeout); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The page is 1280x720, as the window's default size.
+	if err := c.call(s, "Emulation.setDeviceMetricsOverride", map[string]any{
+		"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false,
+	}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	url := base + "index.html" + *query
+	t.Logf("opening %s", url)
+	if err := c.call(s, "Page.navigate", map[string]any{"url": url}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+
+	// Wait for the game to be in view and -frames more frames, or for the
+	// program to stop; the deadline only ends a hung run.
+	var st pageState
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		var res struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		if err := c.call(s, "Runtime.evaluate", map[string]any{
+			"expression": "JSON.stringify(globalThis.tremor || null)", "returnByValue": true,
+		}, &res, callTimeout); err != nil {
+			t.Fatal(err)
+		}
+		if res.Result.Value != "" && res.Result.Value != "null" {
+			if err := json.Unmarshal([]byte(res.Result.Value), &st); err != nil {
+				t.Fatalf("page state %q: %v", res.Result.Value, err)
+			}
+		}
+		mu.Lock()
+		nbad := len(bad)
+		mu.Unlock()
+		if st.Exit != nil || nbad > 0 || st.InGameFrame != nil && st.Frames >= *st.InGameFrame+*frames {
+			break
+		}
+		if time.Now().After(deadline) {
+			mu.Lock()
+			t.Fatalf("after 3 minutes: %d frames drawn, game in view: %v\nconsole:\n%s", st.Frames, st.InGameFrame != nil, strings.Join(console, "\n"))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+
+	var shotRes struct {
+		Data string `json:"data"`
+	}
+	if err := c.call(s, "Page.captureScreenshot", map[string]any{"format": "png"}, &shotRes, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	pngData, err := base64.StdEncoding.DecodeString(shotRes.Data)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	path := *shot
+	if path == "" {
+		path = filepath.Join(tmp, "webtest.png")
+	}
+	if err := os.WriteFile(path, pngData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+	_ = c.call("", "Browser.close", nil, nil, 5*time.Second)
+
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("console (%d lines):\n%s", len(console), strings.Join(console, "\n"))
+	if len(bad) > 0 {
+		t.Errorf("the console shows %d errors:\n%s", len(bad), strings.Join(bad, "\n"))
+	}
+	if st.Exit != nil {
+		t.Errorf("the Go program exited with status %d", *st.Exit)
+	}
+	if st.FirstFrameMs == nil || st.InGameMs == nil {
+		t.Fatalf("frames drawn %d, first frame %v, game in view %v", st.Frames, st.FirstFrameMs != nil, st.InGameMs != nil)
+	}
+	t.Logf("page load to first drawn frame: %.0f ms; to the game in view: %.0f ms (frame %d); %d frames drawn",
+		*st.FirstFrameMs, *st.InGameMs, *st.InGameFrame, st.Frames)
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
+		t.Errorf("screenshot is %v, want the 1280x720 page", b)
+	}
+	// A drawn arena has shading (a gradient sky, bevelled tiles, figures,
+	// text): many colours, where a blank canvas has one.
+	if n := colours(img); n < 64 {
+		t.Errorf("the page has %d distinct colours, want at least 64 (a drawn frame): %s", n, path)
+	}
+}
+
+// describeEvent returns a devtools event as a console line, and whether
+// it fails the test: a console line with a Go panic or fatal error, a
+// console.error, an uncaught exception, or a browser log entry of level
+// error.
+func describeEvent(m cdpMessage) (string, bool) {
+	switch m.Method {
+	case "Runtime.consoleAPICalled":
+		var p struct {
+			Type string `json:"type"`
+			Args []struct {
+				Value       any    `json:"value"`
+				Description string `json:"description"`
+			} `json:"args"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil {
+			return "console: (undecodable) " + string(m.Params), true
+		}
+		var parts []string
+		for _, a := range p.Args {
+			if a.Value != nil {
+				parts = append(parts, fmt.Sprint(a.Value))
+			} else {
+				parts = append(parts, a.Description)
+			}
+		}
+		text := strings.Join(parts, " ")
+		fail := p.Type == "error" || p.Type == "assert" ||
+			strings.Contains(text, "panic: ") || strings.Contains(text, "fatal error: ")
+		return "console." + p.Type + ": " + text, fail
+	case "Runtime.exceptionThrown":
+		var p struct {
+			ExceptionDetails struct {
+				Text      string `json:"text"`
+				Exception struct {
+					Description string `json:"description"`
+				} `json:"exception"`
+			} `json:"exceptionDetails"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		return "uncaught: " + p.ExceptionDetails.Text + " " + p.ExceptionDetails.Exception.Description, true
+	case "Log.entryAdded":
+		var p struct {
+			Entry struct {
+				Level  string `json:"level"`
+				Source string `json:"source"`
+				Text   string `json:"text"`
+				URL    string `json:"url"`
+			} `json:"entry"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		e := p.Entry
+		return fmt.Sprintf("browser %s (%s): %s %s", e.Level, e.Source, e.Text, e.URL), e.Level == "error"
+	}
+	return "", false
+}
+
+// buildWeb builds the folder make web builds into dir: tremor.wasm,
+// index.html and wasm_exec.js.
+func buildWeb(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "tremor.wasm"), "tremor/cmd/client")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=js GOARCH=wasm go build ./cmd/client: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
+	execJS := filepath.Join(root, "lib", "wasm", "wasm_exec.js")
+	if _, err := os.Stat(execJS); err != nil {
+		execJS = filepath.Join(root, "misc", "wasm", "wasm_exec.js")
+	}
+	for _, f := range [][2]string{{execJS, "wasm_exec.js"}, {filepath.Join("..", "..", "..", "web", "index.html"), "index.html"}} {
+		b, err := os.ReadFile(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// startWebserve builds and starts cmd/webserve on a free port serving
+// dir, and returns its address ("http://localhost:PORT/").
+func startWebserve(t *testing.T, tmp, dir string) string {
+	t.Helper()
+	bin := filepath.Join(tmp, "webserve")
+	if out, err := exec.Command("go", "build", "-o", bin, "tremor/cmd/webserve").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/webserve: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "-dir", dir, "-port", "0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("webserve: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("webserve said %q, want its address", line)
+	}
+	return strings.TrimSpace(line[i:])
+}
+
+// startChromium starts headless Chromium with the devtools protocol on a
+// pipe and WebGL drawn by SwiftShader (no GPU needed), and returns the
+// protocol's client; events go to events.
+func startChromium(t *testing.T, chromium, tmp string, events func(cdpMessage)) *cdp {
+	t.Helper()
+	// The browser reads commands from its fd 3 and writes to its fd 4.
+	cmdR, cmdW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(chromium,
+		"--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+		"--remote-debugging-pipe", "--window-size=1280,720", "--mute-audio",
+		"--no-first-run", "--no-default-browser-check", "--user-data-dir="+filepath.Join(tmp, "chromium"),
+		"about:blank")
+	cmd.ExtraFiles = []*os.File{cmdR, outW}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cmdR.Close()
+	outW.Close()
+	t.Cleanup(func() {
+		cmdW.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		outR.Close()
+		if t.Failed() {
+			t.Logf("chromium's stderr:\n%s", stderr.String())
+		}
+	})
+	return newCDP(cmdW, outR, events)
+}
+
+// colours returns how many distinct colours img has (counting stops at
+// 4096).
+func colours(img image.Image) int {
+	seen := make(map[[3]uint32]bool)
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{r, g, bl}] = true
+			if len(seen) >= 4096 {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}
