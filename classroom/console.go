@@ -55,6 +55,16 @@ func (p *Player) addCommands() {
 	}
 }
 
+// CommandNames are the commands AddCommands adds.
+var CommandNames = []string{"p1", "p2", "sv", "slowmo", "pause", "step", "inspect"}
+
+// RemoveCommands removes the commands AddCommands added to t.
+func RemoveCommands(t *console.Table) {
+	for _, n := range CommandNames {
+		t.RemoveCommand(n)
+	}
+}
+
 // AddCommands adds the classroom's commands to the program's console
 // table t: p1, p2 and sv aim a line at one pane's table; slowmo and
 // pause work the clock; inspect prints a packet decoded.
@@ -115,7 +125,7 @@ func (m *Model) AddCommands(t *console.Table) {
 		}
 		m.Run(d)
 	})
-	t.AddCommand("inspect", "inspect [last | ID]: print a packet of the classroom decoded field by field", func(a *cmdargs.Args) {
+	t.AddCommand("inspect", "inspect [last | ID]: print a packet of the classroom decoded field by field (and show it in the window's panel)", func(a *cmdargs.Args) {
 		var e *Event
 		var ok bool
 		switch arg := a.Argv(1); arg {
@@ -133,6 +143,7 @@ func (m *Model) AddCommands(t *console.Table) {
 			t.Printf("inspect: no such packet in the log\n")
 			return
 		}
+		m.selected = e.ID
 		t.Printf("%s", Describe(e))
 	})
 }
@@ -158,7 +169,7 @@ func Headline(e *Event) string {
 	if e.Dir == Down {
 		from, to = to, from
 	}
-	b.WriteString("#" + strconv.FormatUint(e.ID, 10) + " " + from + " → " + to + ": " + e.Kind.String() + ", " + strconv.Itoa(e.Bytes) + " bytes")
+	b.WriteString("#" + strconv.FormatUint(e.ID, 10) + " " + from + " -> " + to + ": " + e.Kind.String() + ", " + strconv.Itoa(e.Bytes) + " bytes")
 	if e.Netchan {
 		b.WriteString(", sequence " + strconv.FormatUint(uint64(e.Sequence), 10))
 	}

@@ -83,6 +83,8 @@ type Model struct {
 	svPS    []ServerPlayer
 	svEnts  []bg.EntityState
 	svCount int // server frames seen
+
+	selected uint64 // the packet shown decoded (inspect, a click)
 }
 
 // ServerPlayer is one player as the server holds it.
@@ -357,6 +359,12 @@ func (m *Model) Event(id uint64) (*Event, bool) {
 	}
 	return &m.events[(id-1)%MaxEvents], true
 }
+
+// Select makes packet id the one shown decoded (0: none).
+func (m *Model) Select(id uint64) { m.selected = id }
+
+// Selected returns the packet shown decoded, 0 if none.
+func (m *Model) Selected() uint64 { return m.selected }
 
 // LastEvent returns the newest packet logged, if any.
 func (m *Model) LastEvent() (*Event, bool) { return m.Event(m.nextID - 1) }

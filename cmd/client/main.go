@@ -124,6 +124,7 @@ func run(args []string, stderr io.Writer) int {
 	g.rscale = t.Get("r_scale")
 	g.scaler = frametime.NewScaler()
 	g.addCommands()
+	g.addClassroomCommands()
 	g.addCompleters()
 	g.loadSaved()
 	if t.Get("s_initsound").Bool() {
@@ -224,6 +225,8 @@ type game struct {
 	updateTook time.Duration
 
 	wasIdle bool // the session was idle at the last frame (menuWhenIdle)
+
+	cls *classroomMode // the classroom view, while it runs (classroom.go)
 
 	shot   string // screenshot to save at the next Draw
 	quit   bool
@@ -357,6 +360,9 @@ func (g *game) Update() error {
 	if g.quit && g.shot == "" {
 		return ebiten.Termination
 	}
+	if g.cls != nil {
+		return g.classroomUpdate(began)
+	}
 	g.menu.SetInGame(g.sess.Active() != nil)
 	g.in.Talk = g.conOpen || g.chatOpen
 
@@ -415,6 +421,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	f.Dt = 0
 	if !g.last.IsZero() {
 		f.Dt = began.Sub(g.last).Seconds()
+	}
+	if g.cls != nil {
+		g.classroomDraw(screen, began, f.Dt)
+		return
 	}
 	cg := g.sess.Active()
 	if cg != nil && f.CG != cg {

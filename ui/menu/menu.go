@@ -217,6 +217,7 @@ func New(t *console.Table, cfg Config) *Model {
 
 	m.pages[PageMain] = page{title: "TREMOR", entries: []entry{
 		{label: "Play locally", run: push(PagePlay)},
+		{label: "Classroom", run: appender("classroom"), needsCommand: "classroom"},
 		{label: "Find servers", run: (*Model).openBrowser, needsBrowser: true},
 		{label: "Join", run: push(PageJoin), needsCommand: "connect"},
 		{label: "Settings", run: push(PageSettings)},

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"strconv"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tremor/classroom"
+	"tremor/common/console"
+	"tremor/net/cmdargs"
+	"tremor/ui/draw"
+)
+
+// The classroom view (docs/classroom.md): `classroom [MAP [BOTS]]` on the
+// command line or the console, or the main menu's Classroom, replaces the
+// game with a classroom.Model — its own server and two players — drawn
+// by draw.ClassroomView. Starting any game (map, connect, demo) ends it;
+// so does `classroom off`.
+
+// classroomMode is the classroom while it runs.
+type classroomMode struct {
+	m    *classroom.Model
+	view *draw.ClassroomView
+	last time.Time // the last Update
+}
+
+// classroomKeys are the keys that play each player, for the panes' hint.
+var classroomKeys = [2]string{"A D W S F", "arrows Enter"}
+
+// addClassroomCommands adds the classroom command.
+func (g *game) addClassroomCommands() {
+	t := g.t
+	t.AddCommand("classroom", "show the server and two players side by side with their packets in flight: classroom [MAP [BOTS]] (default "+classroom.DefaultMap+" 1); classroom off leaves it", func(a *cmdargs.Args) {
+		if a.Argv(1) == "off" {
+			if g.cls != nil {
+				g.stopClassroom()
+				g.menu.OpenMain()
+			}
+			return
+		}
+		cfg := classroom.Config{Map: a.Argv(1), Bots: 1, Log: consoleWriter{t}}
+		if a.Argc() > 2 {
+			n, err := strconv.Atoi(a.Argv(2))
+			if err != nil || n < 0 || n > 8 {
+				t.Printf("usage: classroom [MAP [BOTS]] (0 to 8 bots)\n")
+				return
+			}
+			cfg.Bots = n
+		}
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		cfg.Seed = binary.LittleEndian.Uint64(b[:]) | 1
+		g.sess.Disconnect() // the classroom runs its own server
+		g.stopClassroom()
+		m, err := classroom.New(cfg)
+		if err != nil {
+			t.Printf("%v\n", err)
+			g.status = 1
+			return
+		}
+		m.AddCommands(t)
+		g.cls = &classroomMode{m: m, view: draw.NewClassroomView()}
+		g.menu.Close()
+	})
+}
+
+// stopClassroom ends the classroom, if one runs.
+func (g *game) stopClassroom() {
+	if g.cls == nil {
+		return
+	}
+	classroom.RemoveCommands(g.t)
+	g.cls.m.Close()
+	g.cls = nil
+}
+
+// consoleWriter prints what the classroom logs on the console.
+type consoleWriter struct{ t *console.Table }
+
+func (w consoleWriter) Write(b []byte) (int, error) {
+	w.t.Printf("%s", b)
+	return len(b), nil
+}
+
+// classroomUpdate is Update while the classroom runs: the players' keys,
+// the clicks on switches and packets, and the model's clock.
+func (g *game) classroomUpdate(began time.Time) error {
+	c := g.cls
+	if g.sess.Client() != nil || g.sess.Playback() != nil {
+		// A game began (the menu's Play, map, connect, demo).
+		g.stopClassroom()
+		return nil
+	}
+	real := time.Second / 60
+	if !c.last.IsZero() {
+		real = began.Sub(c.last)
+	}
+	c.last = began
+	free := !g.menu.IsOpen() && !g.conOpen && !g.chatOpen
+	var in [2]classroom.Input
+	if free {
+		in[0] = classroom.Input{Left: ebiten.IsKeyPressed(ebiten.KeyA), Right: ebiten.IsKeyPressed(ebiten.KeyD),
+			Jump: ebiten.IsKeyPressed(ebiten.KeyW), Down: ebiten.IsKeyPressed(ebiten.KeyS), Attack: ebiten.IsKeyPressed(ebiten.KeyF)}
+		in[1] = classroom.Input{Left: ebiten.IsKeyPressed(ebiten.KeyArrowLeft), Right: ebiten.IsKeyPressed(ebiten.KeyArrowRight),
+			Jump: ebiten.IsKeyPressed(ebiten.KeyArrowUp), Down: ebiten.IsKeyPressed(ebiten.KeyArrowDown),
+			Attack: ebiten.IsKeyPressed(ebiten.KeyEnter) || ebiten.IsKeyPressed(ebiten.KeyControlRight)}
+		switch {
+		case inpututil.IsKeyJustPressed(ebiten.KeyP):
+			g.t.ExecuteString("pause")
+		case inpututil.IsKeyJustPressed(ebiten.KeyBracketLeft):
+			c.m.SetSpeed(c.m.Speed() / 2)
+		case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight):
+			c.m.SetSpeed(c.m.Speed() * 2)
+		case inpututil.IsKeyJustPressed(ebiten.KeyPeriod):
+			g.t.ExecuteString("step")
+		}
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			x, y := ebiten.CursorPosition()
+			if lines, ok := c.view.Click(x, y); ok {
+				for _, l := range lines {
+					g.t.ExecuteString(l)
+				}
+			} else if id, ok := c.view.PacketAt(x, y); ok {
+				c.m.Select(id)
+			}
+		}
+	}
+	for i := range in {
+		c.m.Player(i).In = in[i]
+	}
+	c.m.Advance(real)
+	g.updateTook = time.Since(began)
+	return nil
+}
+
+// classroomDraw is Draw while the classroom runs.
+func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) {
+	c := g.cls
+	x, y := ebiten.CursorPosition()
+	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, Keys: classroomKeys})
+	// The console and the menu as drawOverlays draws them, without the
+	// notify lines: the panes' text is where they would go.
+	if g.conOpen {
+		g.conFrac = min(1, g.conFrac+dt*consoleSpeed)
+	} else {
+		g.conFrac = max(0, g.conFrac-dt*consoleSpeed)
+	}
+	g.r.DrawMenu(screen, g.menu)
+	if g.conFrac > 0 {
+		g.r.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
+	}
+	ebiten.SetCursorShape(ebiten.CursorShapeDefault)
+	g.classroomShot(screen)
+	if !g.last.IsZero() {
+		g.stats.Add(began.Sub(g.last), g.updateTook, time.Since(began))
+	}
+	g.last = began
+}
