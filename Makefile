@@ -35,18 +35,21 @@ IMAGE_FLAGS ?=
 # web-serve` serves it on.
 WEBDIR ?= build/web
 WEBPORT ?= 8080
+# The page address's query `make webtest` opens: the client's command line.
+WEBQUERY ?= ?+map arena1&+addbot 3
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
-# Linux, and a virtual display for running the client without a screen.
+# Linux, a virtual display for running the client without a screen, and
+# Chromium for the browser build's test (make webtest, part of make test).
 DEB_PACKAGES := gcc libc6-dev \
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
 	libxxf86vm-dev libgl1-mesa-dev libasound2-dev \
-	xvfb xauth qstat
+	xvfb xauth qstat chromium
 STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve run server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -176,6 +179,9 @@ web: ## build the client to WebAssembly in WEBDIR (build/web): tremor.wasm (and 
 
 web-serve: web ## serve WEBDIR on http://localhost:WEBPORT/ (8080) with cmd/webserve; add ?+classroom or ?+set name Alice to the address
 	@go run ./cmd/webserve -dir "$(WEBDIR)" -port $(WEBPORT)
+
+webtest: deps web ## open the browser build in headless Chromium with WEBQUERY, wait for frames, save build/webtest.png; fail on a blank page, a panic or a console error
+	@go test -count=1 -v -run '^TestBrowser$$' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shot "$(abspath build/webtest.png)" -query '$(WEBQUERY)'
 
 run: deps ## start the game client (go run ./cmd/client $(ARGS))
 	@go run ./cmd/client $(ARGS)
