@@ -11,6 +11,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,7 @@ var (
 // The page hook's state (web/index.html: globalThis.tremor).
 type pageState struct {
 	Frames       int      `json:"frames"`
+	CompiledMs   *float64 `json:"compiledMs"`
 	FirstFrameMs *float64 `json:"firstFrameMs"`
 	InGameMs     *float64 `json:"inGameMs"`
 	InGameFrame  *int     `json:"inGameFrame"`
@@ -162,22 +164,25 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
-	_ = c.call("", "Browser.close", nil, nil, 5*time.Second)
 
 	mu.Lock()
-	defer mu.Unlock()
 	t.Logf("console (%d lines):\n%s", len(console), strings.Join(console, "\n"))
 	if len(bad) > 0 {
 		t.Errorf("the console shows %d errors:\n%s", len(bad), strings.Join(bad, "\n"))
 	}
+	mu.Unlock()
 	if st.Exit != nil {
 		t.Errorf("the Go program exited with status %d", *st.Exit)
 	}
 	if st.FirstFrameMs == nil || st.InGameMs == nil {
 		t.Fatalf("frames drawn %d, first frame %v, game in view %v", st.Frames, st.FirstFrameMs != nil, st.InGameMs != nil)
 	}
-	t.Logf("page load to first drawn frame: %.0f ms; to the game in view: %.0f ms (frame %d); %d frames drawn",
-		*st.FirstFrameMs, *st.InGameMs, *st.InGameFrame, st.Frames)
+	compiled := math.NaN()
+	if st.CompiledMs != nil {
+		compiled = *st.CompiledMs
+	}
+	t.Logf("page load to first drawn frame: %.0f ms (tremor.wasm fetched and compiled at %.0f ms); to the game in view: %.0f ms (frame %d); %d frames drawn",
+		*st.FirstFrameMs, compiled, *st.InGameMs, *st.InGameFrame, st.Frames)
 	img, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
@@ -189,6 +194,59 @@ func TestBrowser(t *testing.T) {
 	// text): many colours, where a blank canvas has one.
 	if n := colours(img); n < 64 {
 		t.Errorf("the page has %d distinct colours, want at least 64 (a drawn frame): %s", n, path)
+	}
+
+	// Settings persist: a name set from the page address is saved in the
+	// browser's local storage (gdata) and is the name at the next visit.
+	const name = "Alice_from_webtest"
+	evaluate := func(expr string) string {
+		var res struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		if err := c.call(s, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res, callTimeout); err != nil {
+			t.Fatal(err)
+		}
+		return res.Result.Value
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for end := time.Now().Add(time.Minute); !cond(); time.Sleep(250 * time.Millisecond) {
+			if time.Now().After(end) {
+				mu.Lock()
+				defer mu.Unlock()
+				t.Fatalf("after a minute, no %s\nconsole:\n%s", what, strings.Join(console, "\n"))
+			}
+		}
+	}
+	if err := c.call(s, "Page.navigate", map[string]any{"url": base + "index.html?+set name " + name}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("name in local storage", func() bool {
+		return strings.Contains(evaluate("JSON.stringify(Object.entries(localStorage))"), name)
+	})
+	mu.Lock()
+	from := len(console)
+	mu.Unlock()
+	if err := c.call(s, "Page.navigate", map[string]any{"url": base + "index.html?+name"}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("name is %q", name)
+	waitFor("console line "+want+" after a reload", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range console[from:] {
+			if strings.Contains(l, want) {
+				return true
+			}
+		}
+		return false
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bad) > 0 {
+		t.Errorf("the console shows errors after the reloads:\n%s", strings.Join(bad, "\n"))
 	}
 }
 
