@@ -125,16 +125,32 @@ func (m *Model) AddCommands(t *console.Table) {
 		}
 		m.Run(d)
 	})
-	t.AddCommand("inspect", "inspect [last | ID]: print a packet of the classroom decoded field by field (and show it in the window's panel)", func(a *cmdargs.Args) {
+	t.AddCommand("inspect", "inspect [last [p1|p2] [up|down] | ID]: print a packet of the classroom decoded field by field, and show it in the window's panel", func(a *cmdargs.Args) {
 		var e *Event
 		var ok bool
 		switch arg := a.Argv(1); arg {
 		case "", "last":
-			e, ok = m.LastEvent()
+			player, dir := -1, -1
+			for i := 2; i < a.Argc(); i++ {
+				switch strings.ToLower(a.Argv(i)) {
+				case "p1":
+					player = 0
+				case "p2":
+					player = 1
+				case "up":
+					dir = int(Up)
+				case "down":
+					dir = int(Down)
+				default:
+					t.Printf("usage: inspect [last [p1|p2] [up|down] | ID]\n")
+					return
+				}
+			}
+			e, ok = m.lastMatching(player, dir)
 		default:
 			id, err := strconv.ParseUint(strings.TrimPrefix(arg, "#"), 10, 64)
 			if err != nil {
-				t.Printf("usage: inspect [last | ID]\n")
+				t.Printf("usage: inspect [last [p1|p2] [up|down] | ID]\n")
 				return
 			}
 			e, ok = m.Event(id)
@@ -146,6 +162,18 @@ func (m *Model) AddCommands(t *console.Table) {
 		m.selected = e.ID
 		t.Printf("%s", Describe(e))
 	})
+}
+
+// lastMatching returns the newest packet of player (-1: either) going
+// dir (-1: either way).
+func (m *Model) lastMatching(player, dir int) (*Event, bool) {
+	for id := m.nextID - 1; id > 0 && m.nextID-id <= MaxEvents; id-- {
+		e := &m.events[(id-1)%MaxEvents]
+		if (player < 0 || e.Player == player) && (dir < 0 || int(e.Dir) == dir) {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // Describe returns e as `inspect` prints it: a line on its journey, then

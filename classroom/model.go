@@ -201,8 +201,8 @@ func (m *Model) ServerTime() int32 { return m.svTime }
 // ServerFrames returns how many server frames the model has seen.
 func (m *Model) ServerFrames() int { return m.svCount }
 
-// ServerPlayers returns every player as the server held it after its
-// last frame. The slice is the model's, valid until the next Advance.
+// ServerPlayers returns every player in the game as the server held it
+// after its last frame. The slice is the model's, valid until the next Advance.
 func (m *Model) ServerPlayers() []ServerPlayer { return m.svPS }
 
 // ServerEntities returns every linked entity as the server held it
@@ -272,7 +272,9 @@ func (m *Model) takeServerState() {
 	m.svCount++
 	m.svPS, m.svEnts = m.svPS[:0], m.svEnts[:0]
 	m.srv.GameStates(func(num int, ps *bg.PlayerState) {
-		m.svPS = append(m.svPS, ServerPlayer{Num: num, PS: *ps})
+		if m.srv.Client(num).State == server.StateActive { // not a player still loading the map
+			m.svPS = append(m.svPS, ServerPlayer{Num: num, PS: *ps})
+		}
 	}, func(es *bg.EntityState) {
 		m.svEnts = append(m.svEnts, *es)
 	})

@@ -186,6 +186,15 @@ func TestPrefixesAimAtOnePane(t *testing.T) {
 	if !strings.Contains(out.String(), "#") || !strings.Contains(out.String(), "bits") {
 		t.Errorf("inspect last printed %q", out.String())
 	}
+	m.Run(200 * time.Millisecond)
+	con.ExecuteString("inspect last p1 down")
+	e, ok := m.Event(m.Selected())
+	if !ok || e.Player != 0 || e.Dir != Down || (e.Kind != KindDelta && e.Kind != KindFull && e.Kind != KindReliable) {
+		t.Errorf("inspect last p1 down selected %v %v", ok, e)
+	}
+	if !strings.Contains(out.String(), "P1 <- server") && !strings.Contains(out.String(), "server -> P1") {
+		t.Errorf("inspect last p1 down printed %q", out.String())
+	}
 }
 
 // TestSlowMotion checks the clock: a real second at 0.1× runs 100 ms,

@@ -56,6 +56,9 @@ var (
 	colButtonOn  = color.RGBA{0x30, 0x70, 0x40, 0xff}
 	colDim       = color.RGBA{0xa0, 0xa8, 0xb8, 0xff}
 	colPaneBack  = color.RGBA{0x10, 0x14, 0x1c, 0xff}
+	// The players' colours, the same in every pane and run whatever
+	// their client numbers; bots are blue.
+	classColours = [3]color.RGBA{{0x40, 0xe0, 0x60, 0xff}, {0xff, 0x60, 0x60, 0xff}, {0x60, 0x90, 0xff, 0xff}}
 )
 
 // ClassroomFrame is what one ClassroomView.Draw shows besides the model.
@@ -292,7 +295,11 @@ func paneTitle(m *classroom.Model, pane int) string {
 // 2 P2's cgame.
 func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l classroomLayout, pane int, mp *tilemap.Map) {
 	x0, y0 := float32(l.paneX[pane]), float32(l.worldTop)
-	v.r.text(screen, paneTitle(m, pane), float64(x0), float64(classHeaderH+3), 1, colWhite)
+	tc := colWhite
+	if pane != 1 {
+		tc = classColours[pane/2]
+	}
+	v.r.text(screen, paneTitle(m, pane), float64(x0), float64(classHeaderH+3), 1, tc)
 	b := &v.b
 	b.rect(x0, y0, float32(l.paneW), float32(l.worldH), rgbaOf(colPaneBack, 1))
 	b.flush(screen)
@@ -312,19 +319,20 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 			nums[i] = p.C.ClientNum()
 		}
 	}
-	label := func(num int32) string {
+	who := func(num int32) int {
 		switch num {
 		case nums[0]:
-			return "P1"
+			return 0
 		case nums[1]:
-			return "P2"
+			return 1
 		}
-		return "bot"
+		return 2
 	}
+	labels := [3]string{"P1", "P2", "bot"}
 	player := func(ux, uy int32, aim int32, num int32, dead, outline bool, alpha float32) {
 		x, y := toPane(ux, uy)
 		hw, hh := max(12*s, 4), max(22*s, 8) // at least 8×16 pixels
-		c := PlayerColour(num)
+		c := classColours[who(num)]
 		if dead {
 			c = colDead
 		}
@@ -371,7 +379,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 			if sp.PS.PmType == bg.PMSpectator || sp.PS.PmType == bg.PMIntermission {
 				continue
 			}
-			player(sp.PS.Origin.X, sp.PS.Origin.Y, sp.PS.Aim, int32(sp.Num), sp.PS.EFlags&bg.EFDead != 0, false, 1)
+			player(sp.PS.Origin.X, sp.PS.Origin.Y, sp.PS.Aim, int32(sp.Num), sp.PS.PmType == bg.PMDead, false, 1)
 			tag(sp.PS.Origin.X, sp.PS.Origin.Y, int32(sp.Num))
 		}
 	} else {
@@ -412,13 +420,14 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 		}
 		ps := &cg.Predicted
 		ux, uy := int32(cg.DrawnOrigin.X), int32(cg.DrawnOrigin.Y)
-		player(ux, uy, ps.Aim, self, ps.EFlags&bg.EFDead != 0, false, 1)
+		player(ux, uy, ps.Aim, self, ps.PmType == bg.PMDead, false, 1)
 		tag(ux, uy, self)
 	}
 	b.flush(screen)
 	for i := range ntags {
 		t := &tags[i]
-		v.r.centreText(screen, label(t.num), float64(t.x), float64(t.y)+6, 1, PlayerColour(t.num))
+		k := who(t.num)
+		v.r.centreText(screen, labels[k], float64(t.x), float64(t.y)+6, 1, classColours[k])
 	}
 	if pane != 1 {
 		v.r.text(screen, "white outline: where the server has you now", float64(x0)+4, float64(y0)+float64(l.worldH)-16, 1, colDim)
@@ -483,6 +492,18 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 		} else {
 			v.r.rightText(screen, "server <- P2", float64(l.laneX[i]+l.laneW)-6, float64(top)+2, 1, colDim)
 			v.r.rightText(screen, "server -> P2", float64(l.laneX[i]+l.laneW)-6, float64(top+hgt)-15, 1, colDim)
+		}
+	}
+	for i := range 2 {
+		t := m.Player(i).T
+		cx := float64(l.laneX[i]) + float64(l.laneW)/2
+		for k, name := range [...]string{"cl_packet", "sv_packet"} {
+			s := strconv.Itoa(t.Get(name+"delay").Int()) + " ms"
+			if loss := t.Get(name + "loss").Float(); loss > 0 {
+				s += ", " + strconv.FormatFloat(loss, 'g', 3, 64) + "% lost"
+			}
+			y := float64(top) + float64(half)*float64(k) + float64(half)/2
+			v.r.centreText(screen, s, cx, y, 1, fade(colDim, 0.5))
 		}
 	}
 	now := m.Now()
