@@ -137,6 +137,29 @@ type session struct {
 	reliableSeq   int32 // last client command sent
 	reliableCmds  [proto.MaxReliableCommands]string
 	lastServerMsg *inspect.Message
+	// firstErr is the first packet the inspector could not decode: the
+	// client learns the gamestate from its decoding, so it explains a
+	// step that did not happen.
+	firstErr string
+}
+
+// record appends r, noting the first decoding error.
+func (s *session) record(r record) {
+	for _, m := range r.msgs {
+		if (m.Err != "" || m.CannotDecode) && s.firstErr == "" {
+			s.firstErr = fmt.Sprintf("packet %d (%v) does not decode: %s", len(s.records)+1, r.dir, m.Err)
+		}
+	}
+	s.records = append(s.records, r)
+}
+
+// fail returns the error of a step of the vector connection that did not
+// happen.
+func (s *session) fail(step string) error {
+	if s.firstErr != "" {
+		return fmt.Errorf("%w: %s; first: %s", errVector, step, s.firstErr)
+	}
+	return fmt.Errorf("%w: %s", errVector, step)
 }
 
 // newSession starts the server with sv_scramble set as scramble.
@@ -176,7 +199,7 @@ func (s *session) clientSend() {
 		if !oob.IsConnectionless(p.data) {
 			s.clientBody(&r)
 		}
-		s.records = append(s.records, r)
+		s.record(r)
 		s.srv.Packet(s.now, VectorClientAddr, p.data)
 		s.serverOutput()
 	}
@@ -226,7 +249,7 @@ func (s *session) serverOutput() {
 				s.serverBody(&r)
 			}
 		}
-		s.records = append(s.records, r)
+		s.record(r)
 	}
 }
 
@@ -392,7 +415,7 @@ func (s *session) run() error {
 	s.tag = "1-handshake"
 	s.sendOOB(oob.FormatGetChallenge(VectorClientChallenge))
 	if s.challenge == 0 {
-		return fmt.Errorf("%w: no challengeResponse", errVector)
+		return s.fail("no challengeResponse")
 	}
 	info := ""
 	for _, kv := range [...][2]string{
@@ -412,7 +435,7 @@ func (s *session) run() error {
 	}
 	s.sendOOB(text)
 	if s.ch == nil {
-		return fmt.Errorf("%w: no connectResponse", errVector)
+		return s.fail("no connectResponse")
 	}
 	// The client's first message, before it has a gamestate: server id
 	// 0, nothing acknowledged. The server answers with the gamestate.
@@ -421,7 +444,7 @@ func (s *session) run() error {
 		return err
 	}
 	if s.serverID == 0 && !s.frames(2000, func() bool { return s.serverID != 0 }) {
-		return fmt.Errorf("%w: no gamestate", errVector)
+		return s.fail("no gamestate")
 	}
 	// The first message with the server id: the server enters the
 	// client into the game. Its usercmds ask for a full snapshot.
@@ -435,7 +458,7 @@ func (s *session) run() error {
 	}
 	s.tag = "4-snapshot-full"
 	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil && op.Snapshot.Base < 0 })) {
-		return fmt.Errorf("%w: no full snapshot", errVector)
+		return s.fail("no full snapshot")
 	}
 	// Usercmds that allow a delta, and the client's first reliable
 	// command.
@@ -452,7 +475,7 @@ func (s *session) run() error {
 	}
 	s.tag = "6-snapshot-delta"
 	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil && op.Snapshot.Base >= 0 })) {
-		return fmt.Errorf("%w: no delta snapshot", errVector)
+		return s.fail("no delta snapshot")
 	}
 	// The client acknowledges what the delta snapshot brought.
 	s.tag = "7-ack"
