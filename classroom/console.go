@@ -182,6 +182,10 @@ func Describe(e *Event) string {
 	var b strings.Builder
 	b.WriteString(Headline(e))
 	b.WriteByte('\n')
+	if e.Msg.Size == 0 {
+		b.WriteString("(its decoded text is gone: the newest " + strconv.Itoa(KeepDecoded) + " packets keep theirs)\n")
+		return b.String()
+	}
 	_ = e.Msg.WriteText(&b, true)
 	if s := b.String(); !strings.HasSuffix(s, "\n") {
 		b.WriteByte('\n')

@@ -34,6 +34,10 @@ const (
 	MaxAdvance = 250 * time.Millisecond
 	// MaxEvents is how many packets the log keeps.
 	MaxEvents = 4096
+	// KeepDecoded is how many of the newest packets keep their decoded
+	// text (Event.Msg), about 5 s of traffic: a decoded snapshot is
+	// kilobytes.
+	KeepDecoded = 512
 	// DefaultMap is the map a classroom starts on: small enough to show
 	// whole in a third of the window.
 	DefaultMap = "duel1"
@@ -290,6 +294,9 @@ func (m *Model) send(player int, d Dir, data []byte) {
 	}
 	id := m.nextID
 	m.nextID++
+	if id > KeepDecoded {
+		m.events[(id-KeepDecoded-1)%MaxEvents].Msg = inspect.Message{}
+	}
 	e := &m.events[(id-1)%MaxEvents]
 	*e = Event{ID: id, Player: player, Dir: d, Bytes: len(data), Sent: m.now, Netchan: !oob.IsConnectionless(data)}
 	if msgs := m.insp.Feed(idir, from, to, data, m.now); len(msgs) > 0 {

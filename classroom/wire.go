@@ -75,7 +75,8 @@ type Event struct {
 	// netchan sequence.
 	Netchan  bool
 	Sequence uint32
-	// Msg is the packet decoded by internal/inspect.
+	// Msg is the packet decoded by internal/inspect; only the newest
+	// KeepDecoded packets keep it (Msg.Size is 0 for the others).
 	Msg inspect.Message
 
 	late bool

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
@@ -216,7 +217,7 @@ func (v *ClassroomView) drawHeader(screen *ebiten.Image, m *classroom.Model, l c
 	if m.Paused() {
 		state = "PAUSED"
 	}
-	v.r.text(screen, "CLASSROOM  virtual time "+strconv.FormatFloat(m.Now().Seconds(), 'f', 2, 64)+" s  "+state, 8, 7, 1, colWhite)
+	v.text(screen, "CLASSROOM  virtual time "+strconv.FormatFloat(m.Now().Seconds(), 'f', 2, 64)+" s  "+state, 8, 7, colWhite)
 	x := 360
 	speeds := []float64{1, 0.5, 0.25, 0.1, 0.05}
 	next := speeds[0]
@@ -254,18 +255,18 @@ func (v *ClassroomView) drawLegend(screen *ebiten.Image, l classroomLayout) {
 		n++
 		b.circle(float32(x+5), float32(y+7), 5, rgbaOf(PacketColour(k), 1))
 		b.flush(screen)
-		v.r.text(screen, k.String(), float64(x+14), float64(y), 1, colDim)
+		v.text(screen, k.String(), float64(x+14), float64(y), colDim)
 		y += classLineH
 	}
 	b.circle(float32(x+5), float32(y+7), 5, rgbaOf(colDim, 1))
 	b.line(float32(x+1), float32(y+3), float32(x+9), float32(y+11), 2, rgbaOf(colLost, 1))
 	b.line(float32(x+1), float32(y+11), float32(x+9), float32(y+3), 2, rgbaOf(colLost, 1))
 	b.flush(screen)
-	v.r.text(screen, "lost", float64(x+14), float64(y), 1, colDim)
+	v.text(screen, "lost", float64(x+14), float64(y), colDim)
 	y += classLineH
 	b.ring(float32(x+5), float32(y+7), 6, 2, rgbaOf(colLate, 1))
 	b.flush(screen)
-	v.r.text(screen, "overtaken", float64(x+14), float64(y), 1, colDim)
+	v.text(screen, "overtaken", float64(x+14), float64(y), colDim)
 }
 
 // paneTitle returns the label over a pane.
@@ -299,12 +300,12 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 	if pane != 1 {
 		tc = classColours[pane/2]
 	}
-	v.r.text(screen, paneTitle(m, pane), float64(x0), float64(classHeaderH+3), 1, tc)
+	v.text(screen, paneTitle(m, pane), float64(x0), float64(classHeaderH+3), tc)
 	b := &v.b
 	b.rect(x0, y0, float32(l.paneW), float32(l.worldH), rgbaOf(colPaneBack, 1))
 	b.flush(screen)
 	if mp == nil {
-		v.r.text(screen, "connecting...", float64(x0)+8, float64(y0)+8, 1, colDim)
+		v.text(screen, "connecting...", float64(x0)+8, float64(y0)+8, colDim)
 		return
 	}
 	v.drawTiles(screen, l, mp, x0, y0)
@@ -390,7 +391,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 		cg := p.CGame()
 		if cg == nil || cg.Snap == nil {
 			b.flush(screen)
-			v.r.text(screen, p.C.State().String()+"...", float64(x0)+8, float64(y0)+8, 1, colDim)
+			v.text(screen, p.C.State().String()+"...", float64(x0)+8, float64(y0)+8, colDim)
 			return
 		}
 		for _, ce := range cg.Entities {
@@ -427,12 +428,13 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 	for i := range ntags {
 		t := &tags[i]
 		k := who(t.num)
+		// Shadowed: over the world, not a dark panel.
 		v.r.centreText(screen, labels[k], float64(t.x), float64(t.y)+6, 1, classColours[k])
 	}
 	if pane != 1 {
-		v.r.text(screen, "white outline: where the server has you now", float64(x0)+4, float64(y0)+float64(l.worldH)-16, 1, colDim)
+		v.text(screen, "white outline: where the server has you now", float64(x0)+4, float64(y0)+float64(l.worldH)-16, colDim)
 	} else {
-		v.r.text(screen, "no prediction, no interpolation", float64(x0)+4, float64(y0)+float64(l.worldH)-16, 1, colDim)
+		v.text(screen, "no prediction, no interpolation", float64(x0)+4, float64(y0)+float64(l.worldH)-16, colDim)
 	}
 }
 
@@ -487,11 +489,11 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 	for i := range 2 {
 		x := float64(l.laneX[i]) + 6
 		if i == 0 {
-			v.r.text(screen, "P1 -> server", x, float64(top)+2, 1, colDim)
-			v.r.text(screen, "P1 <- server", x, float64(top+hgt)-15, 1, colDim)
+			v.text(screen, "P1 -> server", x, float64(top)+2, colDim)
+			v.text(screen, "P1 <- server", x, float64(top+hgt)-15, colDim)
 		} else {
-			v.r.rightText(screen, "server <- P2", float64(l.laneX[i]+l.laneW)-6, float64(top)+2, 1, colDim)
-			v.r.rightText(screen, "server -> P2", float64(l.laneX[i]+l.laneW)-6, float64(top+hgt)-15, 1, colDim)
+			v.right(screen, "server <- P2", float64(l.laneX[i]+l.laneW)-6, float64(top)+2, colDim)
+			v.right(screen, "server -> P2", float64(l.laneX[i]+l.laneW)-6, float64(top+hgt)-15, colDim)
 		}
 	}
 	for i := range 2 {
@@ -503,7 +505,7 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 				s += ", " + strconv.FormatFloat(loss, 'g', 3, 64) + "% lost"
 			}
 			y := float64(top) + float64(half)*float64(k) + float64(half)/2
-			v.r.centreText(screen, s, cx, y, 1, fade(colDim, 0.5))
+			v.centre(screen, s, cx, y, fade(colDim, 0.5))
 		}
 	}
 	now := m.Now()
@@ -597,7 +599,7 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	y := float64(l.infoTop)
 	fig := p.Figures()
 	line := func(s string, c color.RGBA) {
-		v.r.text(screen, s, float64(x)+2, y, 1, c)
+		v.text(screen, s, float64(x)+2, y, c)
 		y += classLineH
 	}
 	if p.CGame() == nil {
@@ -655,12 +657,12 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	ly := float32(int(y) + 4*24 + 2)
 	if cg := p.CGame(); cg != nil {
 		lagdraw.Draw(screen, &cg.Lagometer, float32(x), ly, 88)
-		v.r.text(screen, "lagometer", float64(x)+94, float64(ly), 1, colDim)
-		v.r.text(screen, "top: frames", float64(x)+94, float64(ly)+15, 1, colDim)
-		v.r.text(screen, " blue interpolated,", float64(x)+94, float64(ly)+30, 1, colDim)
-		v.r.text(screen, " yellow extrapolated", float64(x)+94, float64(ly)+45, 1, colDim)
-		v.r.text(screen, "bottom: snapshots", float64(x)+94, float64(ly)+60, 1, colDim)
-		v.r.text(screen, " green ping, red lost", float64(x)+94, float64(ly)+75, 1, colDim)
+		v.text(screen, "lagometer", float64(x)+94, float64(ly), colDim)
+		v.text(screen, "top: frames", float64(x)+94, float64(ly)+15, colDim)
+		v.text(screen, " blue interpolated,", float64(x)+94, float64(ly)+30, colDim)
+		v.text(screen, " yellow extrapolated", float64(x)+94, float64(ly)+45, colDim)
+		v.text(screen, "bottom: snapshots", float64(x)+94, float64(ly)+60, colDim)
+		v.text(screen, " green ping, red lost", float64(x)+94, float64(ly)+75, colDim)
 	}
 }
 
@@ -673,10 +675,10 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model,
 		return
 	}
 	fps := srv.Config().FPS
-	v.r.text(screen, "server time "+itoa(m.ServerTime())+" ms, a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", float64(x)+2, y, 1, colWhite)
+	v.text(screen, "server time "+itoa(m.ServerTime())+" ms, a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", float64(x)+2, y, colWhite)
 	y += classLineH
 	snaps := m.Player(0).T.Get("snaps").Int()
-	v.r.text(screen, "runs the usercmds that came, sends snapshots", float64(x)+2, y, 1, colDim)
+	v.text(screen, "runs the usercmds that came, sends snapshots", float64(x)+2, y, colDim)
 	y += classLineH
 	for i := range 2 {
 		p := m.Player(i)
@@ -684,7 +686,7 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model,
 			continue
 		}
 		ci := srv.Client(int(p.C.ClientNum()))
-		v.r.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" usercmds run, "+strconv.Itoa(ci.Snapshots)+" snapshots sent", float64(x)+2, y, 1, colWhite)
+		v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" usercmds run, "+strconv.Itoa(ci.Snapshots)+" snapshots sent", float64(x)+2, y, colWhite)
 		y += classLineH
 	}
 	y = float64(l.infoTop + 4*classLineH + 2)
@@ -705,15 +707,15 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l
 			title string
 			c     classroom.Counts
 		}{{name + " -> server", up}, {"server -> " + name, down}} {
-			v.r.text(screen, d.title, x, y, 1, colWhite)
+			v.text(screen, d.title, x, y, colWhite)
 			y += classLineH
-			v.r.text(screen, "sent "+utoa(d.c.Sent), x, y, 1, colDim)
+			v.text(screen, "sent "+utoa(d.c.Sent), x, y, colDim)
 			y += classLineH
 			lc := colDim
 			if d.c.Lost > 0 {
 				lc = colLost
 			}
-			v.r.text(screen, "lost "+utoa(d.c.Lost)+" dup "+utoa(d.c.Duplicated), x, y, 1, lc)
+			v.text(screen, "lost "+utoa(d.c.Lost)+" dup "+utoa(d.c.Duplicated), x, y, lc)
 			y += classLineH + 4
 		}
 	}
@@ -737,7 +739,7 @@ func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l cl
 			"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
 			"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits. Orange ring: overtaken.",
 		} {
-			v.r.text(screen, s, x, y, 1, colWhite)
+			v.text(screen, s, x, y, colWhite)
 			y += classLineH + 2
 		}
 		return
@@ -746,20 +748,20 @@ func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l cl
 		v.selFor, v.selLate, v.selCopies = e.ID, e.Late(), e.Copies
 		v.selLines = strings.Split(strings.TrimRight(classroom.Describe(e), "\n"), "\n")
 	}
-	v.r.text(screen, v.selLines[0], x, y, 1, PacketColour(e.Kind))
+	v.text(screen, v.selLines[0], x, y, PacketColour(e.Kind))
 	y += classLineH + 2
 	rows := max(1, (l.h-4-int(y))/classLineH)
 	colW := float64(l.w-24) / 2
 	for k, s := range v.selLines[1:] {
 		c := k / rows
 		if c > 1 {
-			v.r.text(screen, "... (inspect "+utoa(e.ID)+" in the console prints it all)", x+colW, float64(l.h-4-classLineH), 1, colDim)
+			v.text(screen, "... (inspect "+utoa(e.ID)+" in the console prints it all)", x+colW, float64(l.h-4-classLineH), colDim)
 			break
 		}
 		if maxC := int(colW/7) - 1; len(s) > maxC {
 			s = s[:maxC]
 		}
-		v.r.text(screen, s, x+float64(c)*colW, y+float64(k%rows*classLineH), 1, colWhite)
+		v.text(screen, s, x+float64(c)*colW, y+float64(k%rows*classLineH), colWhite)
 	}
 }
 
@@ -791,8 +793,32 @@ func (v *ClassroomView) drawButtons(screen *ebiten.Image, f *ClassroomFrame) {
 		if maxC := r.Dx()/7 - 1; len(s) > maxC && maxC > 0 {
 			s = s[:maxC]
 		}
-		v.r.centreText(screen, s, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, 1, colWhite)
+		v.centre(screen, s, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, colWhite)
 	}
+}
+
+// text draws s with its top-left corner at (x, y), without the shadow
+// Renderer.text adds: on the view's dark panels it is not needed, and
+// it halves the glyphs drawn.
+func (v *ClassroomView) text(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
+	if s == "" {
+		return
+	}
+	r := v.r
+	r.glyphs = text.AppendGlyphs(r.glyphs[:0], s, r.face, nil)
+	r.drawGlyphs(screen, x, y, 1, c)
+}
+
+// centre draws s centred on (x, y), without a shadow.
+func (v *ClassroomView) centre(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
+	w, h := text.Measure(s, v.r.face, 0)
+	v.text(screen, s, x-w/2, y-h/2, c)
+}
+
+// right draws s with its top-right corner at (x, y), without a shadow.
+func (v *ClassroomView) right(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
+	w, _ := text.Measure(s, v.r.face, 0)
+	v.text(screen, s, x-w, y, c)
 }
 
 func onOff(b bool) string {
