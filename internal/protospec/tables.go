@@ -12,13 +12,17 @@ import (
 	"tremor/net/msg"
 )
 
-// Markers around the generated field tables in docs/protocol.md.
+// Markers around the generated text in docs/protocol.md: the field
+// tables, and the constants (whose table the tests make).
 const (
-	BeginFields = "<!-- BEGIN GENERATED FIELD TABLES: go test ./internal/protospec -update; do not edit by hand -->"
-	EndFields   = "<!-- END GENERATED FIELD TABLES -->"
+	BeginFields    = "<!-- BEGIN GENERATED FIELD TABLES: go test ./internal/protospec -update; do not edit by hand -->"
+	EndFields      = "<!-- END GENERATED FIELD TABLES -->"
+	BeginConstants = "<!-- BEGIN GENERATED CONSTANTS: go test ./internal/protospec -update; do not edit by hand -->"
+	EndConstants   = "<!-- END GENERATED CONSTANTS -->"
 )
 
-// ErrNoMarkers is the error for a document without the marker pair.
+// ErrNoMarkers is the error for a document without one of the marker
+// pairs.
 var ErrNoMarkers = errors.New("protospec: document lacks the generated-table markers")
 
 // tableDesc is what the document says of one msg.Table.
@@ -180,15 +184,21 @@ func FieldTables() string {
 // UpdateDocument returns doc with the text between BeginFields and
 // EndFields replaced by FieldTables.
 func UpdateDocument(doc []byte) ([]byte, error) {
-	i := bytes.Index(doc, []byte(BeginFields))
-	j := bytes.Index(doc, []byte(EndFields))
+	return ReplaceBetween(doc, BeginFields, EndFields, FieldTables())
+}
+
+// ReplaceBetween returns doc with what lies between the markers begin
+// and end replaced by text, set off by blank lines.
+func ReplaceBetween(doc []byte, begin, end, text string) ([]byte, error) {
+	i := bytes.Index(doc, []byte(begin))
+	j := bytes.Index(doc, []byte(end))
 	if i < 0 || j < i {
 		return nil, ErrNoMarkers
 	}
 	var out bytes.Buffer
-	out.Write(doc[:i+len(BeginFields)])
+	out.Write(doc[:i+len(begin)])
 	out.WriteString("\n\n")
-	out.WriteString(FieldTables())
+	out.WriteString(text)
 	out.WriteString("\n\n")
 	out.Write(doc[j:])
 	return out.Bytes(), nil
