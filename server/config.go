@@ -133,7 +133,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.IntVar(&c.PacketDup, "sv_packetdup", 0, 0, 100, r, "percent of sent packets duplicated")
 	v.IntVar(&c.PacketReorder, "sv_packetreorder", 0, 0, 100, r, "percent of sent packets held back up to 100 ms")
 	v.IntVar(&c.PacketBurst, "sv_packetburst", 0, 0, 100, r, "percent of sent packets that start a 250 ms burst of loss")
-	v.StringVar(&c.MapDir, "sv_mapdir", "maps", 0, "directory searched for NAME.map before the embedded arenas; downloads send from it (not settable through rcon)")
+	v.StringVar(&c.MapDir, "sv_mapdir", defaultMapDir, 0, "directory searched for NAME.map before the embedded arenas; downloads send from it (not settable through rcon)")
 	for i := range c.Masters {
 		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
 	}

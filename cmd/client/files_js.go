@@ -15,8 +15,9 @@ import (
 // execFS is where exec finds scripts: the built-in lessons.
 func execFS() fs.FS { return lessons.FS() }
 
-// localMapDir returns "": the local server has the embedded arenas only.
-func localMapDir(*config) (string, bool) { return "", true }
+// localMapDir leaves sv_mapdir at its default, which is empty in a
+// browser (server/mapdir_js.go): the embedded arenas only.
+func localMapDir(*config) (string, bool) { return "", false }
 
 // addFileCommands adds nothing: every one of them writes or reads files.
 func (g *game) addFileCommands() {}

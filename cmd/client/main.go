@@ -424,6 +424,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	if g.cls != nil {
 		g.classroomDraw(screen, began, f.Dt)
+		frameDrawn(g)
 		return
 	}
 	cg := g.sess.Active()

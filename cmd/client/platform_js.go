@@ -18,10 +18,11 @@ var framesDrawn int
 // frameDrawn tells the page (web/index.html) that a frame was drawn:
 // it calls globalThis.tremorFrame(frames, inGame) when the page defines
 // it, which hides the loading line and, with #report, reports the first
-// frame's time.
+// frame's time. inGame is true when a game or the classroom view is
+// drawn rather than the menu over nothing.
 func frameDrawn(g *game) {
 	framesDrawn++
 	if f := js.Global().Get("tremorFrame"); f.Type() == js.TypeFunction {
-		f.Invoke(framesDrawn, g.sess.Active() != nil)
+		f.Invoke(framesDrawn, g.sess.Active() != nil || g.cls != nil)
 	}
 }

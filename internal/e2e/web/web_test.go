@@ -251,9 +251,9 @@ func TestBrowser(t *testing.T) {
 }
 
 // describeEvent returns a devtools event as a console line, and whether
-// it fails the test: a console line with a Go panic or fatal error, a
-// console.error, an uncaught exception, or a browser log entry of level
-// error.
+// it fails the test: a console line with a Go panic or fatal error or a
+// call the browser does not implement, a console.error, an uncaught
+// exception, or a browser log entry of level error.
 func describeEvent(m cdpMessage) (string, bool) {
 	switch m.Method {
 	case "Runtime.consoleAPICalled":
@@ -276,8 +276,12 @@ func describeEvent(m cdpMessage) (string, bool) {
 			}
 		}
 		text := strings.Join(parts, " ")
+		// "not implemented on js" is Go's error for a file or socket
+		// call in a browser: a feature the browser build should have
+		// left out (docs/web.md) failed at run time.
 		fail := p.Type == "error" || p.Type == "assert" ||
-			strings.Contains(text, "panic: ") || strings.Contains(text, "fatal error: ")
+			strings.Contains(text, "panic: ") || strings.Contains(text, "fatal error: ") ||
+			strings.Contains(text, "not implemented on js")
 		return "console." + p.Type + ": " + text, fail
 	case "Runtime.exceptionThrown":
 		var p struct {
