@@ -35,8 +35,9 @@ IMAGE_FLAGS ?=
 # web-serve` serves it on.
 WEBDIR ?= build/web
 WEBPORT ?= 8080
-# The page address's query `make webtest` opens: the client's command line.
-WEBQUERY ?= ?+map arena1&+addbot 3
+# `make webtest WEBQUERY=...` opens only that page address query (the
+# client's command line) instead of the classroom view and the local game.
+WEBQUERY ?=
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
 # Linux, a virtual display for running the client without a screen, and
@@ -49,7 +50,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run classroom server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -180,14 +181,11 @@ web: ## build the client to WebAssembly in WEBDIR (build/web): tremor.wasm (and 
 web-serve: web ## serve WEBDIR on http://localhost:WEBPORT/ (8080) with cmd/webserve; add ?+classroom or ?+set name Alice to the address
 	@go run ./cmd/webserve -dir "$(WEBDIR)" -port $(WEBPORT)
 
-webtest: deps web ## open the browser build in headless Chromium with WEBQUERY, wait for frames, save build/webtest.png; fail on a blank page, a panic or a console error
-	@go test -count=1 -v -run '^TestBrowser$$' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shot "$(abspath build/webtest.png)" -query '$(WEBQUERY)'
+webtest: deps web ## the browser build in headless Chromium: the classroom view and the local game (or WEBQUERY), screenshots in build/webtest-*.png; fail on a blank page, a panic or a console error
+	@go test -count=1 -v -run '^TestBrowser$$' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shots "$(abspath build)"$(if $(WEBQUERY), -query '$(WEBQUERY)')
 
 run: deps ## start the game client (go run ./cmd/client $(ARGS))
 	@go run ./cmd/client $(ARGS)
-
-classroom: deps ## open the classroom view: the server and two players side by side, their packets in flight (docs/classroom.md; ARGS="+p1 lag 200" adds commands)
-	@go run ./cmd/client +classroom $(ARGS)
 
 server: ## start a dedicated server (go run ./cmd/server $(ARGS))
 	@go run ./cmd/server $(ARGS)

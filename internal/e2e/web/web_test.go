@@ -23,10 +23,19 @@ import (
 
 var (
 	webDir = flag.String("web", "", "serve this folder (make web's build/web) instead of building one")
-	query  = flag.String("query", "?+map arena1&+addbot 3", "the page address's query: the client's command line")
-	shot   = flag.String("shot", "", "save the screenshot here (default: in the test's temporary folder)")
+	query  = flag.String("query", "", "open only this page address query (the client's command line) instead of the default pages")
+	shots  = flag.String("shots", "", "save the screenshots in this folder (default: the test's temporary folder)")
 	frames = flag.Int("frames", 60, "frames to wait for after the game is in view")
 )
+
+// pages are the page addresses TestBrowser opens, each with the name of
+// its screenshot: the classroom view as the issue's Must-show has it
+// (Player 1 without prediction on 200 ms each way, Player 2 predicted on
+// a clean link), and the local game against bots.
+var pages = []struct{ name, query string }{
+	{"classroom", "?+classroom&+p1 cl_nopredict 1&+p1 lag 200"},
+	{"game", "?+map arena1&+addbot 3"},
+}
 
 // The page hook's state (web/index.html: globalThis.tremor).
 type pageState struct {
@@ -38,14 +47,17 @@ type pageState struct {
 	Exit         *int     `json:"exit"`
 }
 
-// TestBrowser builds the browser build (unless -web names one), opens it
-// in headless Chromium with -query, waits until the game is in view and
-// -frames more frames are drawn, and takes a screenshot of the page: it
-// must show a drawn frame (many colours, not a blank canvas), and the
-// console must show no Go panic, no uncaught error and no error from the
-// browser (a file that did not load, a WebGL failure); the Go program
-// must not have exited. It logs the time from the page's navigation to
-// the first drawn frame and to the first frame with the game in view.
+// TestBrowser builds the browser build (unless -web names one) and opens
+// each of pages (or the -query page) in headless Chromium: it waits until
+// the game or the classroom view is in view and -frames more frames are
+// drawn, and takes a screenshot of the page, which must show a drawn
+// frame (many colours, not a blank canvas); the console must show no Go
+// panic, no uncaught error and no error from the browser (a file that
+// did not load, a WebGL failure), and the Go program must not have
+// exited. It logs the time from the page's navigation to the first drawn
+// frame and to the first frame in view. Then it checks that settings
+// persist in the browser's local storage: a name set from one page
+// address is the name at the next.
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the client to WebAssembly and runs it in Chromium")
@@ -107,93 +119,20 @@ func TestBrowser(t *testing.T) {
 	}, nil, callTimeout); err != nil {
 		t.Fatal(err)
 	}
-	url := base + "index.html" + *query
-	t.Logf("opening %s", url)
-	if err := c.call(s, "Page.navigate", map[string]any{"url": url}, nil, callTimeout); err != nil {
-		t.Fatal(err)
+	list := pages
+	if *query != "" {
+		list = list[:0:0]
+		list = append(list, struct{ name, query string }{"page", *query})
 	}
-
-	// Wait for the game to be in view and -frames more frames, or for the
-	// program to stop; the deadline only ends a hung run.
-	var st pageState
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		var res struct {
-			Result struct {
-				Value string `json:"value"`
-			} `json:"result"`
+	dirShots := *shots
+	if dirShots == "" {
+		dirShots = tmp
+	}
+	for _, pg := range list {
+		openPage(t, c, s, base, pg.query, filepath.Join(dirShots, "webtest-"+pg.name+".png"), &mu, &console, &bad)
+		if t.Failed() {
+			return
 		}
-		if err := c.call(s, "Runtime.evaluate", map[string]any{
-			"expression": "JSON.stringify(globalThis.tremor || null)", "returnByValue": true,
-		}, &res, callTimeout); err != nil {
-			t.Fatal(err)
-		}
-		if res.Result.Value != "" && res.Result.Value != "null" {
-			if err := json.Unmarshal([]byte(res.Result.Value), &st); err != nil {
-				t.Fatalf("page state %q: %v", res.Result.Value, err)
-			}
-		}
-		mu.Lock()
-		nbad := len(bad)
-		mu.Unlock()
-		if st.Exit != nil || nbad > 0 || st.InGameFrame != nil && st.Frames >= *st.InGameFrame+*frames {
-			break
-		}
-		if time.Now().After(deadline) {
-			mu.Lock()
-			t.Fatalf("after 3 minutes: %d frames drawn, game in view: %v\nconsole:\n%s", st.Frames, st.InGameFrame != nil, strings.Join(console, "\n"))
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-
-	var shotRes struct {
-		Data string `json:"data"`
-	}
-	if err := c.call(s, "Page.captureScreenshot", map[string]any{"format": "png"}, &shotRes, callTimeout); err != nil {
-		t.Fatal(err)
-	}
-	pngData, err := base64.StdEncoding.DecodeString(shotRes.Data)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	path := *shot
-	if path == "" {
-		path = filepath.Join(tmp, "webtest.png")
-	}
-	if err := os.WriteFile(path, pngData, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
-
-	mu.Lock()
-	t.Logf("console (%d lines):\n%s", len(console), strings.Join(console, "\n"))
-	if len(bad) > 0 {
-		t.Errorf("the console shows %d errors:\n%s", len(bad), strings.Join(bad, "\n"))
-	}
-	mu.Unlock()
-	if st.Exit != nil {
-		t.Errorf("the Go program exited with status %d", *st.Exit)
-	}
-	if st.FirstFrameMs == nil || st.InGameMs == nil {
-		t.Fatalf("frames drawn %d, first frame %v, game in view %v", st.Frames, st.FirstFrameMs != nil, st.InGameMs != nil)
-	}
-	compiled := math.NaN()
-	if st.CompiledMs != nil {
-		compiled = *st.CompiledMs
-	}
-	t.Logf("page load to first drawn frame: %.0f ms (tremor.wasm fetched and compiled at %.0f ms); to the game in view: %.0f ms (frame %d); %d frames drawn",
-		*st.FirstFrameMs, compiled, *st.InGameMs, *st.InGameFrame, st.Frames)
-	img, err := png.Decode(bytes.NewReader(pngData))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
-		t.Errorf("screenshot is %v, want the 1280x720 page", b)
-	}
-	// A drawn arena has shading (a gradient sky, bevelled tiles, figures,
-	// text): many colours, where a blank canvas has one.
-	if n := colours(img); n < 64 {
-		t.Errorf("the page has %d distinct colours, want at least 64 (a drawn frame): %s", n, path)
 	}
 
 	// Settings persist: a name set from the page address is saved in the
@@ -248,6 +187,104 @@ func TestBrowser(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("the console shows errors after the reloads:\n%s", strings.Join(bad, "\n"))
 	}
+}
+
+// openPage opens base's index.html with query in session s, waits until
+// the game is in view and -frames more frames are drawn, saves a
+// screenshot in path and checks it and the console (see TestBrowser).
+func openPage(t *testing.T, c *cdp, s, base, query, path string, mu *sync.Mutex, console, bad *[]string) {
+	t.Helper()
+	const callTimeout = 30 * time.Second
+	mu.Lock()
+	from, fromBad := len(*console), len(*bad)
+	mu.Unlock()
+	url := base + "index.html" + query
+	t.Logf("opening %s", url)
+	if err := c.call(s, "Page.navigate", map[string]any{"url": url}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+
+	// Wait for the game to be in view and -frames more frames, or for the
+	// program to stop; the deadline only ends a hung run.
+	var st pageState
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		var res struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		if err := c.call(s, "Runtime.evaluate", map[string]any{
+			"expression": "JSON.stringify(globalThis.tremor || null)", "returnByValue": true,
+		}, &res, callTimeout); err != nil {
+			t.Fatal(err)
+		}
+		if res.Result.Value != "" && res.Result.Value != "null" {
+			if err := json.Unmarshal([]byte(res.Result.Value), &st); err != nil {
+				t.Fatalf("page state %q: %v", res.Result.Value, err)
+			}
+		}
+		mu.Lock()
+		nbad := len(*bad) - fromBad
+		mu.Unlock()
+		if st.Exit != nil || nbad > 0 || st.InGameFrame != nil && st.Frames >= *st.InGameFrame+*frames {
+			break
+		}
+		if time.Now().After(deadline) {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%s: after 3 minutes: %d frames drawn, game in view: %v\nconsole:\n%s", query, st.Frames, st.InGameFrame != nil, strings.Join((*console)[from:], "\n"))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+
+	var shotRes struct {
+		Data string `json:"data"`
+	}
+	if err := c.call(s, "Page.captureScreenshot", map[string]any{"format": "png"}, &shotRes, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	pngData, err := base64.StdEncoding.DecodeString(shotRes.Data)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, pngData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+
+	mu.Lock()
+	lines, errs := (*console)[from:], (*bad)[fromBad:]
+	t.Logf("console (%d lines):\n%s", len(lines), strings.Join(lines, "\n"))
+	if len(errs) > 0 {
+		t.Errorf("the console shows %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
+	}
+	mu.Unlock()
+	if st.Exit != nil {
+		t.Errorf("the Go program exited with status %d", *st.Exit)
+	}
+	if st.FirstFrameMs == nil || st.InGameMs == nil {
+		t.Fatalf("frames drawn %d, first frame %v, game in view %v", st.Frames, st.FirstFrameMs != nil, st.InGameMs != nil)
+	}
+	compiled := math.NaN()
+	if st.CompiledMs != nil {
+		compiled = *st.CompiledMs
+	}
+	t.Logf("page load to first drawn frame: %.0f ms (tremor.wasm fetched and compiled at %.0f ms); to the game in view: %.0f ms (frame %d); %d frames drawn",
+		*st.FirstFrameMs, compiled, *st.InGameMs, *st.InGameFrame, st.Frames)
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
+		t.Errorf("screenshot is %v, want the 1280x720 page", b)
+	}
+	// A drawn arena has shading (a gradient sky, bevelled tiles, figures,
+	// text): many colours, where a blank canvas has one.
+	if n := colours(img); n < 64 {
+		t.Errorf("the page has %d distinct colours, want at least 64 (a drawn frame): %s", n, path)
+	}
+
 }
 
 // describeEvent returns a devtools event as a console line, and whether
