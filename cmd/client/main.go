@@ -123,6 +123,7 @@ func run(args []string, stderr io.Writer) int {
 	g.showFieldBits = t.Get("cg_showFieldBits")
 	g.rscale = t.Get("r_scale")
 	g.scaler = frametime.NewScaler()
+	g.stats.CPUTime = frametime.ProcessCPU
 	g.addCommands()
 	g.addClassroomCommands()
 	g.addCompleters()

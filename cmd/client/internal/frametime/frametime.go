@@ -18,15 +18,26 @@ const Window = 1024
 // is ready; it does not allocate after the first Summary.
 type Recorder struct {
 	interval, update, draw [Window]time.Duration
+	cpu                    [Window]time.Duration // CPUTime after each frame
 	n, next                int
 	total                  int64 // frames recorded since Reset
 	sorted                 []time.Duration
+
+	// CPUTime, when set, returns the CPU time the process has used so
+	// far, all its threads together (ProcessCPU): Add samples it, and
+	// the Summary divides what the frames kept used by their number. With
+	// a software renderer that is the renderer's cost too, and unlike the
+	// frame interval it hardly depends on what else the machine runs.
+	CPUTime func() time.Duration
 }
 
 // Add records one frame: the time since the previous frame began and
 // the time its update and its drawing took.
 func (r *Recorder) Add(interval, update, draw time.Duration) {
 	r.interval[r.next], r.update[r.next], r.draw[r.next] = interval, update, draw
+	if r.CPUTime != nil {
+		r.cpu[r.next] = r.CPUTime()
+	}
 	r.next = (r.next + 1) % Window
 	r.n = min(r.n+1, Window)
 	r.total++
@@ -54,12 +65,19 @@ type Summary struct {
 	// Over is how many frame intervals exceeded the budget passed to
 	// Summarize (a missed frame at the target rate).
 	Over int
+	// CPU is the process's CPU time a frame over the frames kept (0
+	// without Recorder.CPUTime or with fewer than two frames).
+	CPU time.Duration
 }
 
 // String is the line framestats prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("%d frames, %.1f fps, %d over budget\n  frame  %v\n  update %v\n  draw   %v",
+	str := fmt.Sprintf("%d frames, %.1f fps, %d over budget\n  frame  %v\n  update %v\n  draw   %v",
 		s.Frames, s.FPS, s.Over, s.Interval, s.Update, s.Draw)
+	if s.CPU > 0 {
+		str += fmt.Sprintf("\n  cpu    %.2f ms a frame (the process, every thread)", float64(s.CPU)/float64(time.Millisecond))
+	}
+	return str
 }
 
 // Summarize returns the distributions of the frames kept; budget is the
@@ -78,6 +96,10 @@ func (r *Recorder) Summarize(budget time.Duration) Summary {
 	}
 	if sum > 0 {
 		s.FPS = float64(r.n) / sum.Seconds()
+	}
+	if r.CPUTime != nil && r.n > 1 {
+		newest, oldest := (r.next+Window-1)%Window, (r.next+Window-r.n)%Window
+		s.CPU = (r.cpu[newest] - r.cpu[oldest]) / time.Duration(r.n-1)
 	}
 	s.Interval = r.dist(r.interval[:r.n])
 	s.Update = r.dist(r.update[:r.n])

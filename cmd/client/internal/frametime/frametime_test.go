@@ -1,6 +1,8 @@
 package frametime
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,7 +48,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	var r Recorder
+	r := Recorder{CPUTime: ProcessCPU}
 	for range 10 {
 		r.Add(time.Millisecond, 0, 0)
 	}
@@ -56,5 +58,57 @@ func TestNoAllocs(t *testing.T) {
 		r.Summarize(time.Millisecond)
 	}); n != 0 {
 		t.Errorf("%.0f allocs per frame and summary", n)
+	}
+}
+
+func TestCPU(t *testing.T) {
+	var r Recorder
+	var now time.Duration
+	r.CPUTime = func() time.Duration { return now }
+	// Ten frames of 3 ms of CPU, then the window fills with 5 ms ones.
+	for range 10 {
+		now += 3 * time.Millisecond
+		r.Add(time.Millisecond, 0, 0)
+	}
+	if s := r.Summarize(time.Second); s.CPU != 3*time.Millisecond {
+		t.Errorf("cpu %v a frame, want 3ms", s.CPU)
+	}
+	for range Window {
+		now += 5 * time.Millisecond
+		r.Add(time.Millisecond, 0, 0)
+	}
+	if s := r.Summarize(time.Second); s.CPU != 5*time.Millisecond {
+		t.Errorf("after sliding: cpu %v a frame, want 5ms", s.CPU)
+	}
+	r.Reset()
+	now += time.Second // between frames: not counted
+	r.Add(time.Millisecond, 0, 0)
+	if s := r.Summarize(time.Second); s.CPU != 0 {
+		t.Errorf("one frame: cpu %v, want 0", s.CPU)
+	}
+	now += 2 * time.Millisecond
+	r.Add(time.Millisecond, 0, 0)
+	if s := r.Summarize(time.Second); s.CPU != 2*time.Millisecond {
+		t.Errorf("after reset: cpu %v a frame, want 2ms", s.CPU)
+	}
+	var none Recorder
+	none.Add(time.Millisecond, 0, 0)
+	none.Add(time.Millisecond, 0, 0)
+	if s := none.Summarize(time.Second); s.CPU != 0 || strings.Contains(s.String(), "cpu") {
+		t.Errorf("without CPUTime: cpu %v, %q", s.CPU, s.String())
+	}
+}
+
+func TestProcessCPU(t *testing.T) {
+	a := ProcessCPU()
+	// Burn some CPU: the process's time must not go backwards, and on
+	// the systems that report it, must grow.
+	x := 0
+	for i := range 50_000_000 {
+		x += i ^ x
+	}
+	b := ProcessCPU()
+	if b < a || (runtime.GOOS == "linux" && b == a) {
+		t.Errorf("ProcessCPU went from %v to %v over a busy loop (%d)", a, b, x)
 	}
 }
