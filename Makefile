@@ -31,9 +31,10 @@ CROWD ?= 10m
 ARGS ?=
 # Extra flags for the container builds of `make images`.
 IMAGE_FLAGS ?=
-# The browser build: the folder `make web` fills and the port `make
-# web-serve` serves it on.
+# The browser build: the folder `make web` fills, and the address and
+# port `make web-serve` serves it on (WEBHOST=0.0.0.0: the whole room).
 WEBDIR ?= build/web
+WEBHOST ?= localhost
 WEBPORT ?= 8080
 # `make webtest WEBQUERY=...` opens only that page address query (the
 # client's command line) instead of the classroom view and the local game.
@@ -178,8 +179,8 @@ web: ## build the client to WebAssembly in WEBDIR (build/web): tremor.wasm (and 
 	gzip -9 -k -f "$(WEBDIR)/tremor.wasm"
 	echo "web: $(WEBDIR)/tremor.wasm $$(stat -c %s "$(WEBDIR)/tremor.wasm") bytes, gzip -9 $$(stat -c %s "$(WEBDIR)/tremor.wasm.gz") bytes"
 
-web-serve: web ## serve WEBDIR on http://localhost:WEBPORT/ (8080) with cmd/webserve; add ?+classroom or ?+set name Alice to the address
-	@go run ./cmd/webserve -dir "$(WEBDIR)" -port $(WEBPORT)
+web-serve: web ## serve WEBDIR on http://WEBHOST:WEBPORT/ (localhost:8080) with cmd/webserve; add ?+classroom or ?+set name Alice to the address
+	@go run ./cmd/webserve -dir "$(WEBDIR)" -host "$(WEBHOST)" -port $(WEBPORT)
 
 webtest: deps web ## the browser build in headless Chromium: the classroom view and the local game (or WEBQUERY), screenshots in build/webtest-*.png; fail on a blank page, a panic or a console error
 	@go test -count=1 -v -run '^TestBrowser$$' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shots "$(abspath build)"$(if $(WEBQUERY), -query '$(WEBQUERY)')
