@@ -125,6 +125,7 @@ func run(args []string, stderr io.Writer) int {
 	g.scaler = frametime.NewScaler()
 	g.stats.CPUTime = frametime.ProcessCPU
 	g.addCommands()
+	g.addProfileCommand()
 	g.addClassroomCommands()
 	g.addCompleters()
 	g.loadSaved()
@@ -159,6 +160,7 @@ func run(args []string, stderr io.Writer) int {
 	// software renderer spends a tenth of its frame on it.
 	ebiten.SetScreenClearedEveryFrame(false)
 	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: false})
+	g.profileStop()
 	g.sess.Close()
 	if g.br != nil {
 		g.br.Close()
@@ -216,6 +218,8 @@ type game struct {
 	padAim    bool
 	padCursor [2]int
 	lastSave  int32
+
+	profileStop func() // stops a cpuprofile being written
 
 	stats      frametime.Recorder
 	td         *timedemo // a drawn timedemo running
