@@ -19,7 +19,8 @@ import (
 // command line or the console, or the main menu's Classroom, replaces the
 // game with a classroom.Model — its own server and two players — drawn
 // by draw.ClassroomView. Starting any game (map, connect, demo) ends it;
-// so does `classroom off`.
+// so do `classroom off`, disconnect (the menu's Leave match) and
+// killserver.
 
 // classroomMode is the classroom while it runs.
 type classroomMode struct {
@@ -100,6 +101,7 @@ func (g *game) classroomUpdate(began time.Time) error {
 		real = began.Sub(c.last)
 	}
 	c.last = began
+	g.menu.SetInGame(true) // Escape opens and closes the menu; Leave match (disconnect) ends the classroom
 	free := !g.menu.IsOpen() && !g.conOpen && !g.chatOpen
 	var in [2]classroom.Input
 	if free {

@@ -253,10 +253,12 @@ func (g *game) addCommands() {
 	})
 	t.AddCommand("disconnect", "leave the match (and stop the local server)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
+		g.stopClassroom()
 		g.menu.OpenMain()
 	})
 	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
+		g.stopClassroom()
 	})
 	t.AddCommand("say", "chat to everyone: say TEXT", func(a *cmdargs.Args) {
 		if c := g.sess.Client(); c != nil {

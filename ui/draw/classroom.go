@@ -563,6 +563,10 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 				f := float32(now-e.Sent) / float32(arr-e.Sent)
 				x = from + (to-from)*f
 			}
+			rr := r
+			if now >= arr {
+				rr *= 0.4 + 0.6*a // arrived: shrinking into the receiver
+			}
 			yy := y
 			if k == 1 { // the duplicate splits off from the original
 				f := float32(1)
@@ -571,7 +575,7 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 				}
 				yy += f * rowH * 0.6
 			}
-			v.mark(x, yy, r, c, a, sel, e.Late(), e.ID)
+			v.mark(x, yy, rr, c, a, sel, e.Late(), e.ID)
 		}
 	})
 	b.flush(screen)
