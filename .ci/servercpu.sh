@@ -9,7 +9,9 @@
 # `make servercpu`; docs/PERFORMANCE.md quotes it.
 #
 # Environment: COUNTS (default "8 16 32 64"), DURATION (seconds per count,
-# default 30), PORT (default 27992).
+# default 30), PORT (default 27992), PROFILE (a directory: the server writes
+# a CPU profile there per count, server-N.pprof, for go tool pprof; the
+# profiler's own cost is then in the figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=${COUNTS:-8 16 32 64}
@@ -29,8 +31,13 @@ cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 echo "| headless clients | server CPU, % of one core | snapshots/s per client | prediction misses |"
 echo "| --- | --- | --- | --- |"
+prof=()
 for n in $counts; do
-	"${pin0[@]}" "$bin/server" +set net_port "$port" +set sv_fps 20 +set sv_maxclients 64 +set sv_clientsPerIP 0 \
+	if [ -n "${PROFILE:-}" ]; then
+		mkdir -p "$PROFILE"
+		prof=(+set cpuprofile "$(realpath "$PROFILE")/server-$n.pprof")
+	fi
+	"${pin0[@]}" "$bin/server" "${prof[@]}" +set net_port "$port" +set sv_fps 20 +set sv_maxclients 64 +set sv_clientsPerIP 0 \
 		+set fraglimit 0 +set timelimit 0 +map arena2 </dev/null >"$bin/server.log" 2>&1 &
 	spid=$!
 	sleep 1

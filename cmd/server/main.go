@@ -22,7 +22,9 @@
 // packet, frame time and console line the server consumes, with the
 // game's hash after every server frame); +set journal 2 +set
 // journal_file FILE replays one with no network and exits, 0 when every
-// frame is as recorded (docs/journal.md).
+// frame is as recorded (docs/journal.md). +set cpuprofile FILE writes a
+// CPU profile for go tool pprof, from start-up until the server stops
+// (PROFILE=DIR make servercpu uses it).
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +56,12 @@ var netCvars = []console.Decl{
 		Min: 0, Max: 65535, Help: "UDP port the server listens on (0: any free port)"},
 }
 
+// profileCvars choose a CPU profile; they are read once, at start-up.
+var profileCvars = []console.Decl{
+	{Name: "cpuprofile", Default: "", Flags: console.Init,
+		Help: "file to write a CPU profile (go tool pprof) to, from start-up until the server stops (empty: none)"},
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout))
 }
@@ -65,11 +74,20 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	t := console.NewTable()
 	t.SetOutput(logw)
 	t.Register(netCvars...)
+	t.Register(profileCvars...)
 	t.Register(journalCvars...)
 	server.DeclareCvars(t)
 
 	early, rest := console.SplitCommandLine(args)
 	t.ExecuteCommandLine(early)
+	if path := t.Get("cpuprofile").Value(); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintf(logw, "server: %v\n", err)
+			return 1
+		}
+		defer stop()
+	}
 	jmode := t.Get("journal").Int()
 	if jmode == 2 {
 		return replayMain(t, logw)
@@ -127,6 +145,23 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	}
 	fmt.Fprintln(logw, "server stopped")
 	return 0
+}
+
+// startCPUProfile starts writing a CPU profile to path; stop ends it and
+// closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpuprofile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // startsMatch reports whether the command line loads a map (or runs a

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +134,34 @@ func waitFor(t *testing.T, out *testutil.LockedBuffer, want string) {
 		if time.Now().After(end) {
 			t.Fatalf("log lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// +set cpuprofile FILE writes a CPU profile there by the time the server
+// stops; a file that cannot be created stops the server at start-up.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "server.pprof")
+	var out testutil.LockedBuffer
+	code := run([]string{"+set", "net_ip", "127.0.0.1", "+set", "net_port", "0", "+set", "cpuprofile", path},
+		strings.NewReader("quit\n"), &out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A profile is gzipped protocol buffers.
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("%s holds %d bytes, not a gzipped profile", path, len(data))
+	}
+
+	out = testutil.LockedBuffer{}
+	bad := filepath.Join(t.TempDir(), "missing", "server.pprof")
+	if code := run([]string{"+set", "net_port", "0", "+set", "cpuprofile", bad}, strings.NewReader(""), &out); code != 1 {
+		t.Fatalf("exit %d with an impossible profile path, want 1\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "cpuprofile") {
+		t.Errorf("the log does not say what failed:\n%s", out.String())
 	}
 }
