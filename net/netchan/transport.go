@@ -55,10 +55,12 @@ var (
 
 // UDPConn is a Conn over a real UDP socket. Addresses it returns are
 // unmapped (an IPv4 peer of a dual-stack socket is a plain IPv4 address), so
-// they compare equal to addresses parsed from "a.b.c.d:port".
+// they compare equal to addresses parsed from "a.b.c.d:port". On Linux it
+// is also a BatchConn.
 type UDPConn struct {
 	c     *net.UDPConn
 	local netip.AddrPort
+	batch *udpBatch // ReadBatch and WriteBatch (batch_linux.go)
 }
 
 // ListenUDP opens a UDP socket on addr, "host:port" as for net.ListenUDP:
@@ -77,7 +79,7 @@ func ListenUDP(addr string) (*UDPConn, error) {
 	if la, ok := c.LocalAddr().(*net.UDPAddr); ok {
 		local = unmap(la.AddrPort())
 	}
-	return &UDPConn{c: c, local: local}, nil
+	return &UDPConn{c: c, local: local, batch: newUDPBatch(c, local)}, nil
 }
 
 // ReadFrom implements Conn. It does not allocate.
