@@ -8,6 +8,11 @@ import "net/netip"
 // to Packet, and each Frame, with its time. A program that replays a
 // journal calls Packet and Frame itself and needs no hooks.
 type JournalHooks struct {
+	// Begin is called at the start of each iteration of Run, before its
+	// packets, with the time its Frame runs at. The iteration's packets
+	// may carry earlier times: on a netchan.BatchConn, Run reads them
+	// when a frame is due and hands each over at the time it arrived.
+	Begin func(now int32)
 	// Packet is called with each packet Run read, just before Packet
 	// handles it at the same now; data is valid during the call only.
 	Packet func(now int32, from netip.AddrPort, data []byte)
@@ -27,6 +32,14 @@ func (s *Server) SetJournal(h *JournalHooks) { s.journal = h }
 // the next server frame: a journal that queues console text from
 // another goroutine calls it, as Exec does.
 func (s *Server) Wake() { s.wakeUp() }
+
+// beginEvent starts an iteration of Run that will run Frame at now,
+// seen by the journal.
+func (s *Server) beginEvent(now int32) {
+	if h := s.journal; h != nil && h.Begin != nil {
+		h.Begin(now)
+	}
+}
 
 // packetEvent is Run's Packet, seen by the journal.
 func (s *Server) packetEvent(now int32, from netip.AddrPort, data []byte) {

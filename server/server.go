@@ -98,6 +98,7 @@ type Server struct {
 	args    cmdargs.Args
 	cm      clientMessage // the client message being read
 
+	sendq     sendQueue       // a frame's packets, sent together (batch.go)
 	stateHash proto.StateHash // scratch of sv_hashSnapshots (statehash.go)
 	journal   *JournalHooks   // Run's events, for the event journal (journal_run.go)
 }
@@ -147,6 +148,9 @@ type Stats struct {
 	// RepliesTooLarge are handshake and rcon replies not sent because
 	// they were longer than the request.
 	RepliesTooLarge int
+	// SendErrors are packets a batched send (a frame's packets sent
+	// together) could not send.
+	SendErrors int
 	// RconFailures are wrong rcon passwords; RconIgnored rcon packets
 	// from a source backing off.
 	RconFailures, RconIgnored int
@@ -195,6 +199,9 @@ type sendConn struct{ s *Server }
 func (c sendConn) WriteTo(p []byte, to netip.AddrPort) error {
 	if c.s.sim != nil {
 		return c.s.sim.WriteTo(p, to)
+	}
+	if c.s.sendq.open > 0 {
+		return c.s.sendq.queue(p, to)
 	}
 	return c.s.conn.WriteTo(p, to)
 }
@@ -262,6 +269,10 @@ func New(conn netchan.Conn, cfg Config, log io.Writer, opts ...Option) (*Server,
 	s := &Server{conn: conn, local: conn.LocalAddr(), logw: log, cfg: cfg, wake: make(chan struct{}, 1)}
 	if sim, ok := conn.(*netsim.Conn); ok {
 		s.sim = sim
+	}
+	if bc, ok := conn.(netchan.BatchConn); ok {
+		s.sendq = sendQueue{conn: bc, stats: &s.svs.stats,
+			buf: make([]byte, 0, sendQueueBytes), pkts: make([]netchan.Packet, 0, sendQueueLen)}
 	}
 	s.out = sendConn{s}
 	s.engine = engine{s}
@@ -398,10 +409,17 @@ func (s *Server) runQueue() {
 
 // Run runs the server until ctx ends or the quit command: it reads
 // packets (waiting at most until the next frame is due), hands them to
-// Packet, and calls Frame. On the way out it tells every client
+// Packet, and calls Frame. On a netchan.BatchConn (UDP on Linux) it
+// sleeps until a frame or fragment is due and then reads every packet
+// waiting at once, handing each over at its arrival time, and sends a
+// frame's packets with one system call (runBatched); on any other conn
+// it wakes for every packet. On the way out it tells every client
 // "disconnect" and returns nil; it returns an error only if the conn
 // fails. It does not close the conn.
 func (s *Server) Run(ctx context.Context) error {
+	if bc, ok := s.conn.(netchan.BatchConn); ok {
+		return s.runBatched(ctx, bc)
+	}
 	start := time.Now()
 	base := s.svs.now
 	clock := func() int32 { return base + int32(time.Since(start)/time.Millisecond) }
@@ -411,7 +429,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return nil
 		}
 		now := clock()
-		wait := min(s.nextEvent(now)-now, MaxReadWait)
+		wait := min(s.nextEvent(now, MaxReadWait)-now, MaxReadWait)
 		select {
 		case <-s.wake:
 			wait = 0
@@ -422,6 +440,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		n, from, err := s.conn.ReadFrom(s.readBuf[:])
 		now = clock()
+		s.beginEvent(now)
 		switch {
 		case err == nil:
 			s.packetEvent(now, from, s.readBuf[:n])
@@ -437,9 +456,9 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // nextEvent returns the real time something is due: the next frame or
-// the next paced fragment.
-func (s *Server) nextEvent(now int32) int32 {
-	next := now + MaxReadWait
+// the next paced fragment, or now+limit if neither comes sooner.
+func (s *Server) nextEvent(now, limit int32) int32 {
+	next := now + limit
 	if s.sv != nil {
 		next = min(next, now+s.frameMsec()-s.svs.residual)
 	}
@@ -468,7 +487,11 @@ func (s *Server) setNow(now int32) {
 // are due (each advancing the frame clock by 1000/sv_fps ms and running
 // the game), then timeouts, pings and the snapshots that are due, and
 // finally the fragments the clients' rates allow.
+// On a netchan.BatchConn, everything it sends goes out together when it
+// returns.
 func (s *Server) Frame(now int32) {
+	s.beginBatch()
+	defer s.endBatch()
 	s.setNow(now)
 	s.runQueue()
 	s.masterHeartbeat()

@@ -73,6 +73,7 @@ type recorder struct {
 
 	on       bool  // recording; false once the cap or an error stopped it
 	inFrame  bool  // a frame record has been written for this iteration
+	frameNow int32 // the server time of that frame record
 	hashTime int32 // the server time of the last hash recorded
 	hashed   bool
 	state    journal.ServerState
@@ -120,7 +121,7 @@ func startRecorder(srv *server.Server, seed uint64, path string, logw io.Writer)
 		f.Close()
 		return nil, fmt.Errorf("journal: %s: %v", path, w.Err())
 	}
-	srv.SetJournal(&server.JournalHooks{Packet: r.packet, Frame: r.frame, FrameDone: r.frameDone})
+	srv.SetJournal(&server.JournalHooks{Begin: r.beginFrame, Packet: r.packet, Frame: r.frame, FrameDone: r.frameDone})
 	fmt.Fprintf(logw, "journal: recording to %s\n", path)
 	return r, nil
 }
@@ -151,18 +152,21 @@ func (r *recorder) record(err error) {
 
 // beginFrame writes the frame record of this iteration of Run, once.
 func (r *recorder) beginFrame(now int32) {
-	if !r.inFrame {
-		r.inFrame = true
+	if !r.inFrame && r.on {
+		r.inFrame, r.frameNow = true, now
 		r.record(r.w.Frame(journal.Frame{ServerTime: now}))
 	}
 }
 
+// packet records a packet handed to Packet at now, with how long before
+// the frame's time that was (its arrival, when Run reads packets in
+// batches) as the record's time.
 func (r *recorder) packet(now int32, from netip.AddrPort, data []byte) {
 	if !r.on {
 		return
 	}
 	r.beginFrame(now)
-	r.record(r.w.Packet(journal.Server, from, 0, data))
+	r.record(r.w.Packet(journal.Server, from, time.Duration(r.frameNow-now)*time.Millisecond, data))
 }
 
 func (r *recorder) frame(now int32) {
@@ -353,7 +357,11 @@ func replayJournal(path string, log io.Writer) (ReplayResult, error) {
 				if rec.Side != journal.Server {
 					return res, &journal.Error{Offset: rec.Offset, Msg: "a client's packet in a dedicated server's journal"}
 				}
-				srv.Packet(now, rec.From, rec.Data)
+				// The record's time is how long before the frame's the
+				// packet was handed over (0 in journals recorded before
+				// Run read packets in batches).
+				early := min(max(rec.At/time.Millisecond, 0), server.MaxBatchWait)
+				srv.Packet(now-int32(early), rec.From, rec.Data)
 			} else {
 				t.Append(rec.Value)
 			}
