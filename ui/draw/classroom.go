@@ -357,7 +357,18 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 	tag := func(ux, uy int32, num int32) {
 		if ntags < len(tags) {
 			x, y := toPane(ux, uy)
-			tags[ntags].x, tags[ntags].y, tags[ntags].num = x, y-22*s-14, num
+			y -= max(22*s, 8) + 10
+			// Players side by side: stack their names instead of
+			// writing one over the other.
+			for moved := true; moved; {
+				moved = false
+				for k := range ntags {
+					if dx, dy := tags[k].x-x, tags[k].y-y; dx > -24 && dx < 24 && dy > -12 && dy < 12 {
+						y, moved = tags[k].y-12, true
+					}
+				}
+			}
+			tags[ntags].x, tags[ntags].y, tags[ntags].num = x, y, num
 			ntags++
 		}
 	}
@@ -429,7 +440,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 		t := &tags[i]
 		k := who(t.num)
 		// Shadowed: over the world, not a dark panel.
-		v.r.centreText(screen, labels[k], float64(t.x), float64(t.y)+6, 1, classColours[k])
+		v.r.centreText(screen, labels[k], float64(t.x), float64(t.y), 1, classColours[k])
 	}
 	if pane != 1 {
 		v.text(screen, "white outline: where the server has you now", float64(x0)+4, float64(y0)+float64(l.worldH)-16, colDim)
