@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tremor/lessons"
+	"tremor/ui/keys"
 )
 
 // The browser build has no files (docs/web.md): no screenshots, demos or
@@ -20,7 +21,13 @@ func execFS() fs.FS { return lessons.FS() }
 func localMapDir(*config) (string, bool) { return "", false }
 
 // addFileCommands adds nothing: every one of them writes or reads files.
-func (g *game) addFileCommands() {}
+// F12, which saves a screenshot on the desktop, is left unbound (the
+// page's screenshot is the browser's).
+func (g *game) addFileCommands() {
+	if g.binds.Binding(keys.KeyF12) == "screenshot" {
+		_ = g.binds.Set(keys.KeyF12, "")
+	}
+}
 
 // saveDueShot does nothing: no screenshot is ever asked for.
 func (g *game) saveDueShot(*ebiten.Image) {}
