@@ -18,6 +18,12 @@ type Packet struct {
 	Time time.Time
 }
 
+// MaxBatch is the most packets one ReadBatch or WriteBatch system call
+// moves; longer batches take several calls. It is here, not beside the
+// Linux calls, because the server sizes its queues by it on every
+// platform.
+const MaxBatch = 64
+
 // BatchConn is a Conn that moves several packets per system call
 // (recvmmsg and sendmmsg): UDPConn on Linux. A server reads every packet
 // waiting at once and sends a whole frame's packets at once through it,

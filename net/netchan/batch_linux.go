@@ -17,10 +17,6 @@ import (
 
 var _ BatchConn = (*UDPConn)(nil)
 
-// MaxBatch is the most packets one ReadBatch or WriteBatch system call
-// moves; longer batches take several calls.
-const MaxBatch = 64
-
 // errShortBatch is what WriteBatch returns if sendmmsg sends nothing and
 // reports no error (it never should).
 var errShortBatch = errors.New("netchan: sendmmsg sent no packet")
