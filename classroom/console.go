@@ -19,7 +19,7 @@ var paneCvars = []console.Decl{
 		Help: "± ms of random variation of that delay"},
 	{Name: "sv_packetloss", Default: "0", Min: 0, Max: 100,
 		Help: "percent of the server's packets to this player lost"},
-	{Name: "sv_packetduplicate", Default: "0", Min: 0, Max: 100,
+	{Name: "sv_packetdup", Default: "0", Min: 0, Max: 100,
 		Help: "percent of the server's packets to this player that arrive twice"},
 	{Name: "sv_packetreorder", Default: "0", Min: 0, Max: 100,
 		Help: "percent of the server's packets to this player held back so later ones overtake them"},
@@ -27,13 +27,15 @@ var paneCvars = []console.Decl{
 		Help: "1: a bot plays this player instead of the keyboard"},
 }
 
-// bothWays are the pane commands that set one impairment both ways.
-var bothWays = []struct{ cmd, suffix, help string }{
-	{"lag", "delay", "lag MS: delay every packet MS ms each way (a round trip of 2×MS)"},
-	{"jitter", "jitter", "jitter MS: vary each packet's delay by up to ±MS ms, each way"},
-	{"loss", "loss", "loss PERCENT: lose PERCENT % of the packets each way"},
-	{"dup", "duplicate", "dup PERCENT: deliver PERCENT % of the packets twice, each way"},
-	{"reorder", "reorder", "reorder PERCENT: hold back PERCENT % of the packets so later ones overtake them, each way"},
+// bothWays are the pane commands that set one impairment both ways:
+// the uplink's cvar and the downlink's (named as the client's and the
+// dedicated server's are).
+var bothWays = []struct{ cmd, up, down, help string }{
+	{"lag", "cl_packetdelay", "sv_packetdelay", "lag MS: delay every packet MS ms each way (a round trip of 2×MS)"},
+	{"jitter", "cl_packetjitter", "sv_packetjitter", "jitter MS: vary each packet's delay by up to ±MS ms, each way"},
+	{"loss", "cl_packetloss", "sv_packetloss", "loss PERCENT: lose PERCENT % of the packets each way"},
+	{"dup", "cl_packetduplicate", "sv_packetdup", "dup PERCENT: deliver PERCENT % of the packets twice, each way"},
+	{"reorder", "cl_packetreorder", "sv_packetreorder", "reorder PERCENT: hold back PERCENT % of the packets so later ones overtake them, each way"},
 }
 
 // addCommands adds the pane's commands to its table.
@@ -42,11 +44,11 @@ func (p *Player) addCommands() {
 	for _, b := range bothWays {
 		t.AddCommand(b.cmd, b.help, func(a *cmdargs.Args) {
 			if a.Argc() < 2 {
-				t.Printf("%s: up %s ms/%%, down %s\n", b.cmd, t.Get("cl_packet"+b.suffix).Value(), t.Get("sv_packet"+b.suffix).Value())
+				t.Printf("%s: up %s, down %s\n", b.cmd, t.Get(b.up).Value(), t.Get(b.down).Value())
 				return
 			}
-			for _, dir := range [...]string{"cl_packet", "sv_packet"} {
-				if err := t.Set(dir+b.suffix, a.Argv(1)); err != nil {
+			for _, name := range [...]string{b.up, b.down} {
+				if err := t.Set(name, a.Argv(1)); err != nil {
 					t.Printf("%v\n", err)
 					return
 				}

@@ -498,17 +498,28 @@ func (p *Player) apply() {
 	}
 	p.C.SetConfig(p.clientConfig())
 	client.CGameConfigFromCvars(&p.cg, p.T, func(format string, args ...any) { p.T.Printf(format+"\n", args...) })
-	p.up.link.SetConfig(linkConfig(p.T, "cl_packet"))
-	p.down.link.SetConfig(linkConfig(p.T, "sv_packet"))
+	p.up.link.SetConfig(linkConfig(p.T, Up))
+	p.down.link.SetConfig(linkConfig(p.T, Down))
 }
 
-// linkConfig reads one direction's impairments from the cvars prefix+
-// delay, jitter, loss, duplicate, reorder.
-func linkConfig(t *console.Table, prefix string) netsim.Config {
-	ms := func(n string) time.Duration { return time.Duration(t.Get(prefix+n).Int()) * time.Millisecond }
-	pc := func(n string) float64 { return t.Get(prefix+n).Float() / 100 }
-	return netsim.Config{Delay: ms("delay"), Jitter: ms("jitter"), Loss: pc("loss"),
-		Duplicate: pc("duplicate"), Reorder: pc("reorder"), ReorderDelay: 150 * time.Millisecond}
+// linkConfig reads one direction's impairments from the pane's cvars
+// (bothWays names them).
+func linkConfig(t *console.Table, d Dir) netsim.Config {
+	get := func(cmd string) *console.Cvar {
+		for _, b := range bothWays {
+			if b.cmd == cmd {
+				if d == Down {
+					return t.Get(b.down)
+				}
+				return t.Get(b.up)
+			}
+		}
+		panic("classroom: no impairment " + cmd)
+	}
+	ms := func(n string) time.Duration { return time.Duration(get(n).Int()) * time.Millisecond }
+	pc := func(n string) float64 { return get(n).Float() / 100 }
+	return netsim.Config{Delay: ms("lag"), Jitter: ms("jitter"), Loss: pc("loss"),
+		Duplicate: pc("dup"), Reorder: pc("reorder"), ReorderDelay: 150 * time.Millisecond}
 }
 
 // carry sends data through the loopback pair from src to dst (whose

@@ -105,7 +105,7 @@ func TestLaneCountsMatchNetchans(t *testing.T) {
 	m := newModel(t, 1)
 	var out testutil.LockedBuffer
 	con := programTable(m, &out)
-	for _, l := range []string{"p1 loss 10", "p1 dup 10", "p1 lag 60", "p2 cl_bot 1", "p2 cl_packetloss 25", "p2 sv_packetduplicate 20", "p2 sv_packetjitter 20"} {
+	for _, l := range []string{"p1 loss 10", "p1 dup 10", "p1 lag 60", "p2 cl_bot 1", "p2 cl_packetloss 25", "p2 sv_packetdup 20", "p2 sv_packetjitter 20"} {
 		con.ExecuteString(l)
 	}
 	m.Player(0).In.Right = true
@@ -114,7 +114,7 @@ func TestLaneCountsMatchNetchans(t *testing.T) {
 	m.Run(5 * time.Second)
 	// A clean tail: every packet lost is followed by one delivered, so
 	// the receivers have counted the gaps, and nothing is in flight.
-	for _, l := range []string{"p1 loss 0", "p1 dup 0", "p1 lag 0", "p2 cl_packetloss 0", "p2 sv_packetduplicate 0", "p2 sv_packetjitter 0"} {
+	for _, l := range []string{"p1 loss 0", "p1 dup 0", "p1 lag 0", "p2 cl_packetloss 0", "p2 sv_packetdup 0", "p2 sv_packetjitter 0"} {
 		con.ExecuteString(l)
 	}
 	m.Run(time.Second)
