@@ -56,8 +56,9 @@ type pageState struct {
 // did not load, a WebGL failure), and the Go program must not have
 // exited. It logs the time from the page's navigation to the first drawn
 // frame and to the first frame in view. Then it checks that settings
-// persist in the browser's local storage: a name set from one page
-// address is the name at the next.
+// persist in the browser's local storage (a name set from one page
+// address is the name at the next) and that quit ends the program with
+// the page saying so.
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the client to WebAssembly and runs it in Chromium")
@@ -182,6 +183,24 @@ func TestBrowser(t *testing.T) {
 		}
 		return false
 	})
+
+	// quit ends the program; the page then says so instead of leaving
+	// the last frame standing as if the game had frozen.
+	if err := c.call(s, "Page.navigate", map[string]any{"url": base + "index.html?+map arena1&+wait 5&+quit"}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("exit after quit", func() bool {
+		return evaluate("String(globalThis.tremor && globalThis.tremor.exit)") == "0"
+	})
+	if got := evaluate(`document.getElementById("status").hidden ? "hidden" : document.getElementById("status").textContent`); !strings.Contains(got, "Tremor has quit") {
+		t.Errorf("after quit the page says %q, want \"Tremor has quit...\"", got)
+	}
+	// The message covers the page: the element at its centre is it, not
+	// the canvas with the last frame.
+	if got := evaluate(`document.elementFromPoint(innerWidth/2, innerHeight/2).id`); got != "status" {
+		t.Errorf("after quit the page's centre shows %q, want the status message", got)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	if len(bad) > 0 {
