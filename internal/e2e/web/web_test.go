@@ -447,6 +447,7 @@ func startChromium(t *testing.T, chromium, tmp string, events func(cdpMessage)) 
 	cmd := exec.Command(chromium,
 		"--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
 		"--remote-debugging-pipe", "--window-size=1280,720", "--mute-audio",
+		"--disable-dev-shm-usage", // containers (CI's among them) have a small /dev/shm
 		"--no-first-run", "--no-default-browser-check", "--user-data-dir="+filepath.Join(tmp, "chromium"),
 		"about:blank")
 	cmd.ExtraFiles = []*os.File{cmdR, outW}
