@@ -34,6 +34,11 @@ func TestFromQuery(t *testing.T) {
 		{"?+set name 100%", []string{"+set", "name", "100%"}},
 		// Several words after one '+', as on a command line.
 		{"?+set sv_fps 10 +classroom", []string{"+set", "sv_fps", "10", "+classroom"}},
+		// ioquake3's web client's args=, decoded as a form value.
+		{"?args=%2Bset+name+Alice+%2Bclassroom", []string{"+set", "name", "Alice", "+classroom"}},
+		{"?args=%2bset%20name%20%22Alice%20Smith%22", []string{"+set", "name", "Alice Smith"}},
+		{"?args=set+sv_fps+10&+classroom", []string{"+set", "sv_fps", "10", "+classroom"}},
+		{"?args=", nil},
 	} {
 		if got := FromQuery(c.query); !slices.Equal(got, c.want) {
 			t.Errorf("FromQuery(%q) = %q, want %q", c.query, got, c.want)
@@ -56,7 +61,7 @@ func TestFromQueryAsCommandLine(t *testing.T) {
 // command line, each start with a command name (a query cannot slip a
 // second command into an argument).
 func FuzzFromQuery(f *testing.F) {
-	for _, s := range []string{"", "?+set name Alice&+classroom", "?name=Alice", `?+set name "A B"`, "?%zz&%2B", "?+;quit", "?+set a \"b;quit\"", "?a=b;quit"} {
+	for _, s := range []string{"", "?+set name Alice&+classroom", "?name=Alice", "?args=%2Bset+a+b", "?args=+", "?ARGS=%zz", `?+set name "A B"`, "?%zz&%2B", "?+;quit", "?+set a \"b;quit\"", "?a=b;quit"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
