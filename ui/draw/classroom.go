@@ -90,7 +90,8 @@ type ClassroomView struct {
 	selCopies  int
 	numBuf     []byte
 	lastLayout classroomLayout
-	selected   uint64 // this frame's m.Selected()
+	selected   uint64  // this frame's m.Selected()
+	maxW       float64 // when > 0, text is cut to this width: the column being drawn
 }
 
 // packetMark is a packet drawn in a lane, for PacketAt.
@@ -278,9 +279,9 @@ func paneTitle(m *classroom.Model, pane int) string {
 	t := m.Player(i).T
 	s := "PLAYER " + strconv.Itoa(i+1) + ": "
 	if t.Get("cl_nopredict").Bool() {
-		s += "drawn from snapshots"
+		s += "no prediction"
 	} else {
-		s += "predicted"
+		s += "prediction"
 	}
 	up, down := t.Get("cl_packetdelay").Int(), t.Get("sv_packetdelay").Int()
 	switch {
@@ -296,6 +297,8 @@ func paneTitle(m *classroom.Model, pane int) string {
 // 2 P2's cgame.
 func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l classroomLayout, pane int, mp *tilemap.Map) {
 	x0, y0 := float32(l.paneX[pane]), float32(l.worldTop)
+	v.maxW = float64(l.paneW)
+	defer func() { v.maxW = 0 }()
 	tc := colWhite
 	if pane != 1 {
 		tc = classColours[pane/2]
@@ -612,6 +615,8 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	p := m.Player(i)
 	x := l.paneX[2*i]
 	y := float64(l.infoTop)
+	v.maxW = float64(l.paneW - 2)
+	defer func() { v.maxW = 0 }()
 	fig := p.Figures()
 	line := func(s string, c color.RGBA) {
 		v.text(screen, s, float64(x)+2, y, c)
@@ -672,6 +677,7 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	ly := float32(int(y) + 4*24 + 2)
 	if cg := p.CGame(); cg != nil {
 		lagdraw.Draw(screen, &cg.Lagometer, float32(x), ly, 88)
+		v.maxW = float64(l.paneW - 96)
 		v.text(screen, "lagometer", float64(x)+94, float64(ly), colDim)
 		v.text(screen, "top: frames", float64(x)+94, float64(ly)+15, colDim)
 		v.text(screen, " blue interpolated,", float64(x)+94, float64(ly)+30, colDim)
@@ -685,6 +691,8 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
 	x := l.paneX[1]
 	y := float64(l.infoTop)
+	v.maxW = float64(l.paneW - 2)
+	defer func() { v.maxW = 0 }()
 	srv := m.Server()
 	if srv == nil {
 		return
@@ -713,6 +721,8 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model,
 
 // drawLaneInfo draws each lane's counts under it.
 func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
+	v.maxW = float64(l.laneW - 8)
+	defer func() { v.maxW = 0 }()
 	for i := range 2 {
 		x := float64(l.laneX[i]) + 6
 		y := float64(l.infoTop)
@@ -816,6 +826,9 @@ func (v *ClassroomView) drawButtons(screen *ebiten.Image, f *ClassroomFrame) {
 // Renderer.text adds: on the view's dark panels it is not needed, and
 // it halves the glyphs drawn.
 func (v *ClassroomView) text(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
+	if n := int(v.maxW / 7); v.maxW > 0 && len(s) > n { // 7: basicfont's advance
+		s = s[:max(0, n)]
+	}
 	if s == "" {
 		return
 	}
