@@ -1,7 +1,6 @@
 package draw
 
 import (
-	"image"
 	"image/color"
 	"math"
 
@@ -9,29 +8,44 @@ import (
 )
 
 // This file is the drawing primitive of the vector art: a batch of
-// coloured triangles sent to the GPU in one DrawTriangles call. Every
-// shape carries its colour in its vertices, so a whole layer of players,
-// items or particles costs one draw call however many colours it has.
-// The buffers are kept between frames: drawing allocates nothing in
-// steady state.
+// coloured triangles sent to the GPU in one DrawTrianglesShader call.
+// Every shape carries its colour in its vertices, so a whole layer of
+// players, items or particles costs one draw call however many colours
+// it has. The buffers are kept between frames: drawing allocates nothing
+// in steady state.
 
-// whiteImage is the source of every batch: a white square whose centre
-// texel is sampled.
-var whiteImage = func() *ebiten.Image {
-	img := ebiten.NewImage(3, 3)
-	img.Fill(color.White)
-	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+// colourShader paints a triangle in its vertices' colour (straight
+// alpha, premultiplied here) and reads no texture. Ebitengine's own
+// DrawTriangles samples its source image for every pixel, even a white
+// one: with a software renderer (Mesa's llvmpipe) a full-screen pass
+// through that shader costs about twice as much as through this one
+// (docs/PERFORMANCE.md, "Client frame time").
+var colourShader = func() *ebiten.Shader {
+	s, err := ebiten.NewShader([]byte(colourShaderSrc))
+	if err != nil {
+		panic("draw: colour shader: " + err.Error())
+	}
+	return s
 }()
+
+const colourShaderSrc = `//kage:unit pixels
+
+package main
+
+func Fragment(dst vec4, src vec2, color vec4) vec4 {
+	return vec4(color.rgb*color.a, color.a)
+}
+`
 
 // maxBatchVertices keeps indices within uint16.
 const maxBatchVertices = 65000
 
-// batch collects triangles for one DrawTriangles call.
+// batch collects triangles for one DrawTrianglesShader call.
 type batch struct {
 	vs    []ebiten.Vertex
 	is    []uint16
 	blend ebiten.Blend
-	op    ebiten.DrawTrianglesOptions
+	op    ebiten.DrawTrianglesShaderOptions
 }
 
 // rgba is a straight-alpha colour with float channels in [0, 1].
@@ -58,7 +72,7 @@ func mix(a, b color.RGBA, k float32) color.RGBA {
 }
 
 func (b *batch) vertex(x, y float32, c rgba) uint16 {
-	b.vs = append(b.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: 1.5, SrcY: 1.5, ColorR: c.r, ColorG: c.g, ColorB: c.b, ColorA: c.a})
+	b.vs = append(b.vs, ebiten.Vertex{DstX: x, DstY: y, ColorR: c.r, ColorG: c.g, ColorB: c.b, ColorA: c.a})
 	return uint16(len(b.vs) - 1)
 }
 
@@ -189,7 +203,7 @@ func (b *batch) flush(dst *ebiten.Image) {
 	if len(b.is) > 0 {
 		b.op.Blend = b.blend
 		b.op.AntiAlias = false
-		dst.DrawTriangles(b.vs, b.is, whiteImage, &b.op)
+		dst.DrawTrianglesShader(b.vs, b.is, colourShader, &b.op)
 	}
 	b.vs, b.is = b.vs[:0], b.is[:0]
 }
