@@ -631,7 +631,12 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 		} else {
 			line("last usercmd the server ran: (older than 64)", colWhite)
 		}
-		line("drawn "+strconv.FormatFloat(max(0, fig.SnapsBehind), 'f', 1, 64)+" snapshots behind the server", colWhite)
+		late := strconv.FormatFloat(max(0, fig.SnapsBehind), 'f', 1, 64)
+		if p.T.Get("cl_nopredict").Bool() {
+			line("you and others drawn "+late+" snaps late", colWhite)
+		} else {
+			line("others drawn "+late+" snaps late; you: predicted", colWhite)
+		}
 		mc := colWhite
 		if fig.Mispredictions > 0 {
 			mc = colLow
