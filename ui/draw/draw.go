@@ -118,7 +118,6 @@ type Renderer struct {
 	// drawn twice does not play its events twice.
 	seenCG     *cgame.CGame
 	seenFrames int
-	vignette   *ebiten.Image
 	lastRT     int32 // cgame real time of the previous Draw
 	tags       [bg.MaxClients + 1]nameTag
 	ntags      int

@@ -387,16 +387,8 @@ func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
 		alpha = max(alpha, 0.25+0.15*float32(math.Sin(float64(now)/160)))
 	}
 	if alpha > 0 {
-		img := r.vignetteImage()
-		op := &r.imgOp
-		op.GeoM.Reset()
-		op.GeoM.Scale(r.view.W/float64(img.Bounds().Dx()), r.view.H/float64(img.Bounds().Dy()))
-		op.Filter = ebiten.FilterLinear
-		op.ColorScale.Reset()
-		scaleWith(&op.ColorScale, colBlood)
-		op.ColorScale.ScaleAlpha(alpha)
-		screen.DrawImage(img, op)
-		op.ColorScale.Reset()
+		r.hud.vignette(float32(r.view.W), float32(r.view.H), colBlood, alpha)
+		r.hud.flush(screen)
 	}
 	if fb.DamageTime != 0 && now-fb.DamageTime < DamageDirTime && alive {
 		k := float32(now-fb.DamageTime) / DamageDirTime
@@ -415,27 +407,46 @@ func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
 	}
 }
 
-// vignetteImage returns a small image whose alpha grows from the centre
-// to the edges, made once and stretched over the screen.
-func (r *Renderer) vignetteImage() *ebiten.Image {
-	if r.vignette != nil {
-		return r.vignette
-	}
-	const w, h = 160, 90
-	pix := make([]byte, 4*w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			dx, dy := (float64(x)+0.5)/w*2-1, (float64(y)+0.5)/h*2-1
-			d := math.Sqrt(dx*dx*0.8 + dy*dy)
-			a := math.Pow(max(0, min(1, (d-0.45)/0.75)), 1.6)
-			v := byte(255 * a) // premultiplied white
-			i := 4 * (y*w + x)
-			pix[i], pix[i+1], pix[i+2], pix[i+3] = v, v, v, v
+// Vignette shape: the alpha of the damage flash at elliptic distance d
+// from the screen's centre (0 at the centre, 1 at the middle of an edge)
+// is ((d-vignetteIn)/vignetteSpan)^1.6, clamped to [0, 1].
+const (
+	vignetteIn    = 0.45
+	vignetteSpan  = 0.75
+	vignetteRings = 6  // rings the curve is drawn with, linear between them
+	vignetteSides = 32 // segments around
+)
+
+// vignette adds a w×h screen's damage vignette in colour c times alpha:
+// transparent inside an ellipse, rising to full towards the edges and
+// corners. It is a mesh of rings, so the clear middle of the screen is
+// not drawn at all and the rest needs no texture: a software renderer
+// paid for a full-screen stretched image with four texture reads a pixel
+// every frame the player was hit or low on health.
+func (b *batch) vignette(w, h float32, c color.RGBA, alpha float32) {
+	// The outer ring, at full alpha, passes the corners (d = √1.8).
+	const outer = 1.4
+	cx, cy := w/2, h/2
+	rx, ry := cx/float32(math.Sqrt(0.8)), cy
+	first := uint16(len(b.vs))
+	for k := 0; k <= vignetteRings+1; k++ {
+		d, a := float32(outer), float32(1)
+		if k <= vignetteRings {
+			f := float64(k) / vignetteRings
+			d = float32(vignetteIn + vignetteSpan*f)
+			a = float32(math.Pow(f, 1.6))
+		}
+		col := rgbaOf(c, a*alpha)
+		for j := 0; j <= vignetteSides; j++ {
+			s, co := math.Sincos(2 * math.Pi * float64(j) / vignetteSides)
+			b.vertex(cx+rx*d*float32(co), cy+ry*d*float32(s), col)
+			if k > 0 && j > 0 {
+				i := first + uint16(k*(vignetteSides+1)+j)
+				o := i - (vignetteSides + 1) // the ring inside
+				b.is = append(b.is, o-1, o, i, o-1, i, i-1)
+			}
 		}
 	}
-	r.vignette = ebiten.NewImage(w, h)
-	r.vignette.WritePixels(pix)
-	return r.vignette
 }
 
 // scoreTable draws the rows of g.Scores in a table whose top-left is
