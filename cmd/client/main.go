@@ -219,6 +219,7 @@ type game struct {
 	padCursor [2]int
 	lastSave  int32
 
+	final       finalScreen
 	profileStop func() // stops a cpuprofile being written
 
 	stats      frametime.Recorder
@@ -421,8 +422,9 @@ func (g *game) Update() error {
 	return nil
 }
 
-// Draw draws the frame and saves a screenshot that is due.
-func (g *game) Draw(screen *ebiten.Image) {
+// drawFrame draws the frame on screen (the offscreen or the window's
+// framebuffer: see finalScreen) and saves a screenshot that is due.
+func (g *game) drawFrame(screen *ebiten.Image) {
 	began := time.Now()
 	f := &g.frame
 	f.Dt = 0
