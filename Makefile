@@ -51,7 +51,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run classroom server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -187,6 +187,9 @@ webtest: deps web ## the browser build in headless Chromium: the classroom view 
 
 run: deps ## start the game client (go run ./cmd/client $(ARGS))
 	@go run ./cmd/client $(ARGS)
+
+classroom: deps ## open the classroom view: the server and two players side by side, their packets in flight (docs/classroom.md; ARGS="+p1 lag 200" adds commands)
+	@go run ./cmd/client +classroom $(ARGS)
 
 server: ## start a dedicated server (go run ./cmd/server $(ARGS))
 	@go run ./cmd/server $(ARGS)
