@@ -9,6 +9,7 @@ import (
 
 	"tremor/assets"
 	"tremor/bg/tilemap"
+	"tremor/ui/draw/view"
 )
 
 // This file draws the world behind the players: a background with
@@ -47,45 +48,71 @@ var (
 
 // chunk is one pre-rendered block of ChunkTiles × ChunkTiles tiles.
 type chunk struct {
-	img  *ebiten.Image
-	used uint64 // frame it was last drawn
-	// part is the piece of img with anything drawn on it (empty: the
-	// chunk is all air): only that is drawn, since every pixel a
-	// software renderer fills costs.
-	part *ebiten.Image
-	at   image.Point // part's top-left corner in the chunk
+	img  *ebiten.Image // nil when the chunk is all air
+	used uint64        // frame it was last drawn
+	// runs are the rectangles of img, in its pixels, with anything
+	// drawn on them: only those are drawn, since every pixel a software
+	// renderer fills costs, and most of a chunk may be air.
+	runs []image.Rectangle
 }
 
 // tileLayer holds the pre-rendered tiles of one map.
 type tileLayer struct {
 	m      *tilemap.Map
 	depth  []uint8 // per tile: distance to a non-solid tile, capped
+	art    []bool  // per tile: it or a neighbour has art (see hasArt)
 	chunks map[int]*chunk
 	frame  uint64
 	b      batch
+	runs   view.Runs
+	// The chunks' quads of this frame, kept between frames.
+	vs []ebiten.Vertex
+	is []uint16
+	op ebiten.DrawTrianglesOptions
 }
 
 // maxDepth caps tileLayer.depth: solid deeper than this is all one
 // colour, the colour of the world outside the map.
 const maxDepth = 3
 
-// reset forgets the chunks and computes the solid depths of m.
+// reset forgets the chunks and computes the solid depths of m and
+// where its tiles draw.
 func (l *tileLayer) reset(m *tilemap.Map) {
 	for _, c := range l.chunks {
-		c.img.Deallocate()
+		if c.img != nil {
+			c.img.Deallocate()
+		}
 	}
 	l.chunks = make(map[int]*chunk)
 	l.m = m
 	if m == nil {
-		l.depth = nil
+		l.depth, l.art = nil, nil
 		return
 	}
 	l.depth = make([]uint8, m.Width*m.Height)
+	l.art = make([]bool, m.Width*m.Height)
 	for y := 0; y < m.Height; y++ {
 		for x := 0; x < m.Width; x++ {
 			l.depth[y*m.Width+x] = l.measureDepth(x, y)
+			l.art[y*m.Width+x] = l.hasArt(x, y)
 		}
 	}
+}
+
+// hasArt reports whether anything may be drawn on tile (x, y) in its
+// chunk: it or one of its eight neighbours is not empty. A tile draws
+// into itself, a little over its edges (lava's crust) and casts shadows
+// on the empty tiles beside and under it; an empty tile with empty
+// neighbours stays transparent and need not be drawn.
+func (l *tileLayer) hasArt(x, y int) bool {
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if l.m.At(x+dx, y+dy) != tilemap.Empty {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // measureDepth returns how many tiles (x, y) lies inside solid, capped.
@@ -141,10 +168,26 @@ func (l *tileLayer) chunkImage(cx, cy int) *chunk {
 				oldest, ok = k, true
 			}
 		}
-		l.chunks[oldest].img.Deallocate()
+		if img := l.chunks[oldest].img; img != nil {
+			img.Deallocate()
+		}
 		delete(l.chunks, oldest)
 	}
 	const size = ChunkTiles * tilemap.TileSize
+	const s = tilemap.TileSize
+	x0, y0 := cx*ChunkTiles, cy*ChunkTiles
+	runs := l.runs.Build(x0, y0, min(x0+ChunkTiles, l.m.Width), min(y0+ChunkTiles, l.m.Height), func(x, y int) bool {
+		return l.art[y*l.m.Width+x]
+	})
+	c := &chunk{used: l.frame}
+	l.chunks[key] = c
+	if len(runs) == 0 {
+		return c // all air: the sky shows through
+	}
+	c.runs = make([]image.Rectangle, len(runs))
+	for i, r := range runs {
+		c.runs[i] = image.Rect((r.Min.X-x0)*s, (r.Min.Y-y0)*s, (r.Max.X-x0)*s, (r.Max.Y-y0)*s)
+	}
 	img := ebiten.NewImage(size, size)
 	for ty := 0; ty < ChunkTiles; ty++ {
 		for tx := 0; tx < ChunkTiles; tx++ {
@@ -153,32 +196,8 @@ func (l *tileLayer) chunkImage(cx, cy int) *chunk {
 		}
 	}
 	l.b.flush(img)
-	c := &chunk{img: img, used: l.frame}
-	if part := l.usedPart(cx, cy); !part.Empty() {
-		c.part = img.SubImage(part).(*ebiten.Image)
-		c.at = part.Min
-	}
-	l.chunks[key] = c
+	c.img = img
 	return c
-}
-
-// usedPart returns the part of chunk (cx, cy) that its tiles may have
-// drawn on, in the chunk's pixels: the bounding box of its tiles that
-// are not empty, grown by a tile each way for the edges and shadows
-// they cast on their neighbours.
-func (l *tileLayer) usedPart(cx, cy int) image.Rectangle {
-	const s = tilemap.TileSize
-	var r image.Rectangle
-	for ty := -1; ty <= ChunkTiles; ty++ {
-		for tx := -1; tx <= ChunkTiles; tx++ {
-			x, y := cx*ChunkTiles+tx, cy*ChunkTiles+ty
-			if x < 0 || y < 0 || x >= l.m.Width || y >= l.m.Height || l.m.At(x, y) == tilemap.Empty {
-				continue
-			}
-			r = r.Union(image.Rect((tx-1)*s, (ty-1)*s, (tx+2)*s, (ty+2)*s))
-		}
-	}
-	return r.Intersect(image.Rect(0, 0, ChunkTiles*s, ChunkTiles*s))
 }
 
 // tile adds the art of map tile (x, y) with its top-left corner at
@@ -286,9 +305,12 @@ func (r *Renderer) drawBackground(b *batch) {
 	// The gradient follows the camera's height a little, so falling
 	// and climbing show.
 	k := float32(math.Mod(v.CY/4000, 1))
-	top := mix(artSkyTop, artSkyBottom, 0.15*k)
-	ct, cb := mix(top, artSkyBottom, cy0/h), mix(top, artSkyBottom, cy1/h)
-	b.vgrad(cx0, cy0, cx1-cx0, cy1-cy0, rgbaOf(ct, 1), rgbaOf(cb, 1))
+	top, bottom := rgbaOf(mix(artSkyTop, artSkyBottom, 0.15*k), 1), rgbaOf(artSkyBottom, 1)
+	// Only where the tiles let it show: solid and lava tiles are opaque.
+	sky := r.skyRects(cx0, cy0, cx1, cy1)
+	for _, q := range sky {
+		b.vgrad(q.x0, q.y0, q.x1-q.x0, q.y1-q.y0, lerp(top, bottom, q.y0/h), lerp(top, bottom, q.y1/h))
+	}
 
 	// Far silhouettes: columns at a fifth of the camera's speed.
 	sc := float32(v.Scale)
@@ -301,22 +323,27 @@ func (r *Renderer) drawBackground(b *batch) {
 		hh := (0.25 + float32(hsh>>24)/255*0.45) * h
 		x := float32(i)*colW*sc - ox
 		cw := colW * sc * (0.55 + float32(hsh>>16&0xff)/255*0.35)
-		// Clipped to the map's rectangle, the colours kept where they
-		// were.
-		x0, x1 := max(x, cx0), min(x+cw, cx1)
-		y0, y1 := max(h-hh, cy0), cy1
-		if x1 <= x0 || y1 <= y0 {
-			continue
-		}
-		a0 := 0.2 + 0.3*(y0-(h-hh))/hh
-		a1 := 0.2 + 0.3*(y1-(h-hh))/hh
-		b.vgrad(x0, y0, x1-x0, y1-y0, rgbaOf(artFar, a0), rgbaOf(artFar, a1))
-		if y0 == h-hh {
-			b.rect(x0, y0, x1-x0, 2*sc, rgbaOf(artGrid, 0.12))
-		}
-		// Lit windows.
-		if wx := x + cw/2 - 3*sc; hsh&3 == 0 && wx >= cx0 && wx+6*sc <= cx1 && h-hh+20*sc >= cy0 {
-			b.rect(wx, h-hh+20*sc, 6*sc, 10*sc, rgbaOf(artLavaHot, 0.18))
+		// Clipped to the sky drawn, the colours kept where they were.
+		for _, q := range sky {
+			x0, x1 := max(x, q.x0), min(x+cw, q.x1)
+			y0, y1 := max(h-hh, q.y0), q.y1
+			if x1 <= x0 || y1 <= y0 {
+				continue
+			}
+			a0 := 0.2 + 0.3*(y0-(h-hh))/hh
+			a1 := 0.2 + 0.3*(y1-(h-hh))/hh
+			b.vgrad(x0, y0, x1-x0, y1-y0, rgbaOf(artFar, a0), rgbaOf(artFar, a1))
+			if y0 == h-hh {
+				b.rect(x0, y0, x1-x0, min(2*sc, y1-y0), rgbaOf(artGrid, 0.12))
+			}
+			// Lit windows.
+			if hsh&3 == 0 {
+				wx, wy := x+cw/2-3*sc, h-hh+20*sc
+				wx0, wy0, wx1, wy1 := max(wx, q.x0), max(wy, q.y0), min(wx+6*sc, q.x1), min(wy+10*sc, q.y1)
+				if wx1 > wx0 && wy1 > wy0 {
+					b.rect(wx0, wy0, wx1-wx0, wy1-wy0, rgbaOf(artLavaHot, 0.18))
+				}
+			}
 		}
 	}
 
@@ -337,6 +364,43 @@ func (r *Renderer) drawBackground(b *batch) {
 			b.rect(cx0, y, cx1-cx0, 1, ga)
 		}
 	}
+}
+
+// skyRect is a rectangle of the screen, in pixels.
+type skyRect struct{ x0, y0, x1, y1 float32 }
+
+// skyRects returns where the background shows in [cx0, cx1) × [cy0,
+// cy1), the map's part of the screen: the tiles in view that are
+// neither solid nor lava, as few rectangles. They meet edge to edge, so
+// what is drawn clipped to each of them is drawn once. The slice is
+// valid until the next call.
+func (r *Renderer) skyRects(cx0, cy0, cx1, cy1 float32) []skyRect {
+	const s = tilemap.TileSize
+	v := r.view
+	m := r.m
+	wx0, wy0 := v.ToWorld(float64(cx0), float64(cy0))
+	wx1, wy1 := v.ToWorld(float64(cx1), float64(cy1))
+	tx0, ty0 := max(0, int(wx0/s)), max(0, int(wy0/s))
+	tx1, ty1 := min(m.Width, int(wx1/s)+1), min(m.Height, int(wy1/s)+1)
+	runs := r.tiles.runs.Build(tx0, ty0, tx1, ty1, func(x, y int) bool {
+		t := m.At(x, y)
+		return t != tilemap.Solid && t != tilemap.Lava
+	})
+	r.sky = r.sky[:0]
+	for _, q := range runs {
+		x0, y0 := v.ToScreen(float64(q.Min.X*s), float64(q.Min.Y*s))
+		x1, y1 := v.ToScreen(float64(q.Max.X*s), float64(q.Max.Y*s))
+		sr := skyRect{max(cx0, float32(x0)), max(cy0, float32(y0)), min(cx1, float32(x1)), min(cy1, float32(y1))}
+		if sr.x1 > sr.x0 && sr.y1 > sr.y0 {
+			r.sky = append(r.sky, sr)
+		}
+	}
+	return r.sky
+}
+
+// lerp returns a + (b-a)·k.
+func lerp(a, b rgba, k float32) rgba {
+	return rgba{a.r + (b.r-a.r)*k, a.g + (b.g-a.g)*k, a.b + (b.b-a.b)*k, a.a + (b.a-a.a)*k}
 }
 
 // drawTileLayer draws the pre-rendered chunks in view and fills the
@@ -376,24 +440,37 @@ func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
 	cx0, cy0 := max(0, int(math.Floor(wx0/size))), max(0, int(math.Floor(wy0/size)))
 	cx1 := min((m.Width-1)/ChunkTiles, int(math.Floor(wx1/size)))
 	cy1 := min((m.Height-1)/ChunkTiles, int(math.Floor(wy1/size)))
-	op := &r.imgOp
+	l.op.Filter = ebiten.FilterNearest
+	if sc != 1 {
+		l.op.Filter = ebiten.FilterLinear
+	}
 	for cy := cy0; cy <= cy1; cy++ {
 		for cx := cx0; cx <= cx1; cx++ {
 			c := l.chunkImage(cx, cy)
-			if c.part == nil {
+			if c.img == nil {
 				continue // all air: the sky shows through
 			}
-			sx, sy := v.ToScreen(float64(cx*size+c.at.X), float64(cy*size+c.at.Y))
-			op.GeoM.Reset()
-			op.GeoM.Scale(float64(sc), float64(sc))
-			op.GeoM.Translate(math.Round(sx), math.Round(sy))
-			op.Filter = ebiten.FilterNearest
-			if sc != 1 {
-				op.Filter = ebiten.FilterLinear
-			}
-			screen.DrawImage(c.part, op)
+			sx, sy := v.ToScreen(float64(cx*size), float64(cy*size))
+			l.vs, l.is = appendRuns(l.vs[:0], l.is[:0], c.runs, float32(math.Round(sx)), float32(math.Round(sy)), sc)
+			screen.DrawTriangles(l.vs, l.is, c.img, &l.op)
 		}
 	}
+}
+
+// appendRuns adds a textured quad for each rectangle of a chunk's
+// pixels, drawn at (ox, oy) + its position × sc on the screen.
+func appendRuns(vs []ebiten.Vertex, is []uint16, runs []image.Rectangle, ox, oy, sc float32) ([]ebiten.Vertex, []uint16) {
+	for _, r := range runs {
+		x0, y0, x1, y1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)
+		i := uint16(len(vs))
+		vs = append(vs,
+			ebiten.Vertex{DstX: ox + x0*sc, DstY: oy + y0*sc, SrcX: x0, SrcY: y0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+			ebiten.Vertex{DstX: ox + x1*sc, DstY: oy + y0*sc, SrcX: x1, SrcY: y0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+			ebiten.Vertex{DstX: ox + x1*sc, DstY: oy + y1*sc, SrcX: x1, SrcY: y1, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+			ebiten.Vertex{DstX: ox + x0*sc, DstY: oy + y1*sc, SrcX: x0, SrcY: y1, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
+		is = append(is, i, i+1, i+2, i, i+2, i+3)
+	}
+	return vs, is
 }
 
 // drawAnimatedTiles adds what moves on the tiles in view: the glowing

@@ -128,6 +128,8 @@ type Renderer struct {
 
 	demo  demoBar
 	clock clockText // the HUD's clock
+
+	sky []skyRect // drawBackground's, kept between frames
 }
 
 // nameTag is a name to write over a player drawn this frame.
