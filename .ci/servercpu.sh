@@ -5,8 +5,10 @@
 # sv_maxclients 64, no bots, the clients playing (bot input) and chatting
 # once a second. It prints, per client count, the server's CPU as a share
 # of one core, from its utime + stime in /proc over the run, and the
-# clients' report (snapshots, prediction misses). It runs
-# `make servercpu`; docs/PERFORMANCE.md quotes it.
+# clients' report (snapshots, prediction misses), and the machine's load
+# average at the end of the run (other work on a shared machine starves
+# the clients, which then send and receive less). It runs `make
+# servercpu`; docs/PERFORMANCE.md quotes it.
 #
 # Environment: COUNTS (default "8 16 32 64"), DURATION (seconds per count,
 # default 30), PORT (default 27992), PROFILE (a directory: the server writes
@@ -29,8 +31,8 @@ hz=$(getconf CLK_TCK)
 # cpu PID: the process's utime + stime, in clock ticks.
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-echo "| headless clients | server CPU, % of one core | snapshots/s per client | prediction misses |"
-echo "| --- | --- | --- | --- |"
+echo "| headless clients | server CPU, % of one core | snapshots/s per client | prediction misses | load average (1 min) |"
+echo "| --- | --- | --- | --- | --- |"
 prof=()
 for n in $counts; do
 	if [ -n "${PROFILE:-}" ]; then
@@ -51,15 +53,16 @@ for n in $counts; do
 	wait "$hpid" || true
 	kill "$spid"
 	wait "$spid" 2>/dev/null || true
-	python3 - "$n" "$c0" "$c1" "$t0" "$t1" "$hz" "$bin/$n.json" <<'PY'
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	python3 - "$n" "$c0" "$c1" "$t0" "$t1" "$hz" "$bin/$n.json" "$load" <<'PY'
 import json, sys
-n, c0, c1, t0, t1, hz, report = sys.argv[1:8]
+n, c0, c1, t0, t1, hz, report, load = sys.argv[1:9]
 secs = (int(t1) - int(t0)) / 1e9
 pct = 100 * (int(c1) - int(c0)) / int(hz) / secs
 r = json.load(open(report))
 cl = r["clients"]
 snaps = sum(c["snapshots"] / c["duration_s"] for c in cl) / len(cl)
 misses = sum(c.get("prediction_misses", 0) for c in cl)
-print(f"| {n} | {pct:.2f} | {snaps:.1f} | {misses} |")
+print(f"| {n} | {pct:.2f} | {snaps:.1f} | {misses} | {load} |")
 PY
 done
