@@ -10,19 +10,27 @@ import "tremor/net/msg"
 // every test run and fails when play drifts away from it. Widths are the
 // smallest that hold every value the game produces: positions and
 // velocities are signed 20-bit units (±32768 px or px/s), times 32 bits.
+//
+// A player's origin moves, each Pmove step, by its new horizontal
+// velocity and the mean of its old and new vertical velocity (gravity)
+// times the step. The origins (and an interpolated entity's base) are
+// predicted the same way over the time between base and new state, so
+// that while a player runs or falls only a residual of a few units
+// travels (msg.Field.Diff); the velocities they read come before them in
+// wire order. Positions, velocities and aims go as residuals from the
+// expected value when small.
 
 // PlayerStateTable codes PlayerState in the player-state style.
 var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 	Fields: []msg.Field{
 		{Name: "CommandTime", Bits: 32, Inc: 8},
-		{Name: "Origin.X", Bits: -20},
-		{Name: "Aim", Bits: 16},
-		{Name: "WeaponTime", Bits: -16},
-		{Name: "Velocity.Y", Bits: -20},
-		{Name: "Origin.Y", Bits: -20},
-		{Name: "Velocity.X", Bits: -20},
-		{Name: "EventSequence", Bits: 16},
+		{Name: "Aim", Bits: 16, Diff: 14},
+		{Name: "WeaponTime", Bits: -16, Diff: 8},
+		{Name: "Velocity.Y", Bits: -20, Diff: 13},
+		{Name: "Velocity.X", Bits: -20, Diff: 13},
+		{Name: "EventSequence", Bits: 16, Inc: 3},
 		{Name: "PmFlags", Bits: 8},
+		{Name: "Origin.Y", Bits: -20, Diff: 8, Predict: &msg.Prediction{Rate: "Velocity.Y", Mean: true, Clock: "CommandTime"}},
 		{Name: "GroundEntity", Bits: 10},
 		{Name: "WeaponState", Bits: 2},
 		{Name: "PmTime", Bits: -16},
@@ -30,6 +38,7 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 		{Name: "DamageEvent", Bits: 8},
 		{Name: "DamageDir", Bits: 16},
 		{Name: "ExternalEvent", Bits: 10},
+		{Name: "Origin.X", Bits: -20, Diff: 7, Predict: &msg.Prediction{Rate: "Velocity.X", Clock: "CommandTime"}},
 		{Name: "ExternalEventParm", Bits: -16},
 		{Name: "Weapon", Bits: 4},
 		{Name: "DamageCount", Bits: 8},
@@ -50,12 +59,12 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 // as the entity number in front of each delta.
 var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "Pos.Base.X", Bits: -20},
-		{Name: "Aim", Bits: 16},
-		{Name: "Pos.Base.Y", Bits: -20},
-		{Name: "Pos.Delta.Y", Bits: -20},
-		{Name: "Pos.Delta.X", Bits: -20},
+		{Name: "Aim", Bits: 16, Diff: 14},
+		{Name: "Pos.Delta.Y", Bits: -20, Diff: 13},
+		{Name: "Pos.Delta.X", Bits: -20, Diff: 13},
+		{Name: "Pos.Base.Y", Bits: -20, Diff: 8, Predict: &msg.Prediction{Rate: "Pos.Delta.Y", Mean: true, When: "Pos.Type", WhenValue: TrInterpolate}},
 		{Name: "Event", Bits: 10},
+		{Name: "Pos.Base.X", Bits: -20, Diff: 7, Predict: &msg.Prediction{Rate: "Pos.Delta.X", When: "Pos.Type", WhenValue: TrInterpolate}},
 		{Name: "EventParm", Bits: -16},
 		{Name: "EType", Bits: 8},
 		{Name: "OtherEntity", Bits: 10},
@@ -77,7 +86,7 @@ var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 var UserCmdTable = msg.MustTable[UserCmd]("UserCmd", msg.TableSpec{
 	Fields: []msg.Field{
 		{Name: "ServerTime", Bits: 32, Inc: 8},
-		{Name: "Aim", Bits: 16},
+		{Name: "Aim", Bits: 16, Diff: 10},
 		{Name: "RightMove", Bits: -8},
 		{Name: "UpMove", Bits: -8},
 		{Name: "Buttons", Bits: 8},

@@ -288,7 +288,7 @@ func (s *sim) buildSnapshot(ms int32) {
 		}
 		got := proto.ReadSnapshotHeader(&s.r)
 		got.ResolveTime(s.prevTime)
-		sl.buf = proto.ReadSnapshotBody(&s.r, fromPS, fromEnts, &s.gs.Baselines, &sl.s.PS, sl.buf)
+		sl.buf = proto.ReadSnapshotBody(&s.r, got, fromPS, fromEnts, &s.gs.Baselines, &sl.s.PS, sl.buf)
 		if err := s.r.Err(); err != nil || got.ServerTime != ms {
 			s.tb.Fatalf("sim: decoding snapshot: %v", err)
 		}

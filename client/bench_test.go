@@ -72,7 +72,7 @@ func (s *snapSource) next() []byte {
 		ents[i].Pos.Time = s.time
 	}
 	s.w.Reset(s.wbuf[:], msg.Huffman)
-	s.w.WriteLong(0)
+	proto.WriteReliableAck(&s.w, 0)
 	h := proto.SnapshotHeader{ServerTime: s.time}
 	var fromPS *bg.PlayerState
 	var fromEnts []bg.EntityState

@@ -46,7 +46,7 @@ func newFuzzDemo(tb testing.TB) *fuzzDemo {
 	var mw msg.Writer
 	body := func(write func(w *msg.Writer)) []byte {
 		mw.Reset(buf, msg.Huffman)
-		mw.WriteLong(0)
+		proto.WriteReliableAck(&mw, 0)
 		write(&mw)
 		mw.WriteUint8(proto.SvcEOF)
 		if mw.Err() != nil {

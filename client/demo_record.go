@@ -201,7 +201,7 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 
 	// The gamestate, with the command sequence reached.
 	w.Reset(s.buf[used:], msg.Huffman)
-	w.WriteLong(c.conn.reliableAcknowledge)
+	proto.WriteReliableAck(w, c.conn.reliableAcknowledge)
 	saved := c.conn.gs.CommandSequence
 	c.conn.gs.CommandSequence = c.conn.serverCommandSequence
 	proto.WriteGamestate(w, &c.conn.gs)
@@ -228,7 +228,7 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 			return nil, errors.New("client: key frame too large")
 		}
 		w.Reset(s.buf[used:], msg.Huffman)
-		w.WriteLong(c.conn.reliableAcknowledge)
+		proto.WriteReliableAck(w, c.conn.reliableAcknowledge)
 		proto.WriteSnapshot(w, h, fromPS, &sn.ps, fromEnts, c.entities(sn), &c.conn.gs.Baselines)
 		w.WriteUint8(proto.SvcEOF)
 		if w.Err() != nil {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -217,6 +219,23 @@ func TestDemoControls(t *testing.T) {
 	}
 }
 
+// TestDemoOfOlderProtocol: a demo recorded before protocol 4 (the file
+// kept in testdata from then) is refused with an error that names both
+// versions, not played as noise.
+func TestDemoOfOlderProtocol(t *testing.T) {
+	data, err := os.ReadFile("testdata/e2e-protocol3.tdm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewPlayback(bytes.NewReader(data), int64(len(data)), PlaybackConfig{})
+	if !errors.Is(err, demo.ErrProtocol) {
+		t.Fatalf("got %v, want %v", err, demo.ErrProtocol)
+	}
+	if want := fmt.Sprintf("3, this client speaks %d", proto.Version); !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+}
+
 func TestDemoBadFiles(t *testing.T) {
 	data := readTestDemo(t)
 	wrongProto := bytes.Clone(data)
@@ -309,7 +328,7 @@ func longDemo(t testing.TB, n int) []byte {
 			ents[k].Pos.Base.X = int32((i + k*37) % 3000)
 		}
 		w.Reset(buf, msg.Huffman)
-		w.WriteLong(0)
+		proto.WriteReliableAck(&w, 0)
 		proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.conn.gs.Baselines)
 		w.WriteUint8(proto.SvcEOF)
 		c.conn.serverMessageSequence = seq
@@ -406,7 +425,7 @@ func BenchmarkDemoRecord(b *testing.B) {
 				ps.CommandTime = tm
 				ps.Origin.X++
 				w.Reset(buf, msg.Huffman)
-				w.WriteLong(0)
+				proto.WriteReliableAck(&w, 0)
 				proto.WriteSnapshot(&w, proto.SnapshotHeader{ServerTime: tm, DeltaNum: 1, BaseTime: tm - 50}, &prevPS, &ps, prevEnts, ents, &c.conn.gs.Baselines)
 				w.WriteUint8(proto.SvcEOF)
 				c.conn.serverMessageSequence = seq

@@ -225,11 +225,14 @@ func (s *fakeServer) handle(from netip.AddrPort, p []byte) {
 // parse reads a client message the way a server does.
 func (s *fakeServer) parse(body []byte) {
 	r := msg.NewReader(body, msg.Huffman)
-	h := proto.ReadClientHeader(r)
+	resolve := func(h proto.ClientHeader) proto.ClientHeader {
+		return h.Resolve(s.serverID(), int32(s.ch.OutgoingSequence())-1, s.reliableSeq)
+	}
+	h := resolve(proto.ReadClientHeader(r))
 	if s.scramble && h.ServerID == s.serverID() {
 		proto.ScrambleClientMessage(body, uint32(s.challenge), s.commands[h.ReliableAcknowledge&(proto.MaxReliableCommands-1)])
 		r = msg.NewReader(body, msg.Huffman)
-		h = proto.ReadClientHeader(r)
+		h = resolve(proto.ReadClientHeader(r))
 	}
 	if r.Err() != nil {
 		s.t.Fatal(r.Err())
@@ -293,7 +296,7 @@ func (s *fakeServer) command(text string) {
 // client has not acknowledged.
 func (s *fakeServer) begin() *msg.Writer {
 	w := msg.NewWriter(s.wbuf[:], msg.Huffman)
-	w.WriteLong(s.clientSeq)
+	proto.WriteReliableAck(w, s.clientSeq)
 	for i := s.reliableAck + 1; i <= s.reliableSeq; i++ {
 		proto.WriteServerCommand(w, i, s.commands[i&(proto.MaxReliableCommands-1)])
 	}

@@ -19,7 +19,7 @@ import (
 // fuzzMessage frames a server message body as netchan message seq.
 func fuzzMessage(seq uint32, body func(w *msg.Writer)) []byte {
 	w := msg.NewWriter(make([]byte, netchan.MaxMsgLen), msg.Huffman)
-	w.WriteLong(0)
+	proto.WriteReliableAck(w, 0)
 	body(w)
 	w.WriteUint8(proto.SvcEOF)
 	return append(netchan.Header{Sequence: seq}.Append(nil), w.Bytes()...)

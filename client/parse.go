@@ -213,6 +213,7 @@ func (h *serverHandler) ReliableAcknowledge(seq uint32, ack int32, body []byte) 
 	if c.playback {
 		return false, h.goOn()
 	}
+	ack = proto.ResolveReliableAck(ack, c.conn.reliableSequence)
 	if ack > c.conn.reliableSequence || c.conn.reliableSequence-ack >= proto.MaxReliableCommands {
 		return false, fmt.Errorf("client: reliable acknowledge %d outside the window ending at %d", ack, c.conn.reliableSequence)
 	}

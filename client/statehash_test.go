@@ -22,7 +22,7 @@ func TestStateHashPlayback(t *testing.T) {
 	d := newFuzzDemo(t)
 	body := func(write func(w *msg.Writer)) []byte {
 		w := msg.NewWriter(make([]byte, 4096), msg.Huffman)
-		w.WriteLong(0)
+		proto.WriteReliableAck(w, 0)
 		write(w)
 		w.WriteUint8(proto.SvcEOF)
 		return bytes.Clone(w.Bytes())

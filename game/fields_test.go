@@ -13,7 +13,7 @@ import (
 // measureFields plays a bot match and delta-codes, every server frame,
 // each player's state against its previous frame and each linked entity
 // against its previous frame (or from nothing when it appears), as a
-// snapshot to a client would. It returns the field counters of the bg
+// snapshot to a client would, predictors included. It returns the field counters of the bg
 // tables for that traffic.
 func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) {
 	bg.PlayerStateTable.ResetStats()
@@ -43,11 +43,15 @@ func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) 
 				had[n] = false
 				continue
 			}
-			from := &prevES[n]
-			if !had[n] {
-				from = nil
+			// As a snapshot codes them: from the previous frame with its
+			// predictors over the 50 ms between (nothing if unchanged),
+			// or from nothing when the entity appears.
+			switch {
+			case !had[n]:
+				bg.EntityStateTable.WriteEntity(w, nil, &e.S, 0)
+			case prevES[n] != e.S:
+				bg.EntityStateTable.WriteEntity(w, &prevES[n], &e.S, 50)
 			}
-			bg.EntityStateTable.WriteDeltaEntity(w, from, &e.S, uint32(n), false)
 			prevES[n], had[n] = e.S, true
 		}
 		if w.Err() != nil {

@@ -69,6 +69,11 @@ func (m *clientMessage) goOn() error {
 // (the header part of SV_ExecuteClientMessage).
 func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
 	s, c := m.s, m.c
+	var current int32
+	if s.sv != nil {
+		current = s.sv.serverID
+	}
+	h = h.Resolve(current, int32(c.chan_.OutgoingSequence())-1, c.reliableSequence)
 	// Acknowledgements outside what the server could have sent are
 	// hostile or stale: ignore the whole message.
 	if h.ReliableAcknowledge > c.reliableSequence ||

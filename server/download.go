@@ -384,7 +384,7 @@ func (s *Server) sendDownloadMessage(c *client, b *proto.Download) (int, bool) {
 	}
 	w := &s.w
 	w.Reset(s.msgBuf[:], msg.Huffman)
-	w.WriteLong(c.lastClientCommand)
+	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-2*proto.DownloadBlockSize-64)
 	if b != nil {
 		proto.WriteDownload(w, b)

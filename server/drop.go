@@ -70,7 +70,7 @@ func (s *Server) sendFinalMessage(c *client) {
 	_ = c.chan_.Flush()
 	w := &s.w
 	w.Reset(s.msgBuf[:], msg.Huffman)
-	w.WriteLong(c.lastClientCommand)
+	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-16)
 	w.WriteUint8(proto.SvcEOF)
 	if w.Err() != nil {

@@ -198,7 +198,7 @@ func (s *Server) sendGamestate(c *client) {
 
 	w := &s.w
 	w.Reset(s.msgBuf[:], msg.Huffman)
-	w.WriteLong(c.lastClientCommand)
+	proto.WriteReliableAck(w, c.lastClientCommand)
 	// The client counts every command up to CommandSequence as received:
 	// the commands that did not fit ahead of the gamestate come after it.
 	gs := &lv.gamestate

@@ -416,7 +416,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 	// was lost.
 	c.messageAck = seq
 	r := msg.NewReader(body, msg.Huffman)
-	ack := r.ReadLong()
+	ack := proto.ReadReliableAck(r)
 	if c.scramble {
 		proto.ScrambleServerMessage(body, uint32(c.challenge), uint32(seq), c.clientCmds[ack&(proto.MaxReliableCommands-1)])
 	}
@@ -514,7 +514,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 				}
 			}
 			var ps bg.PlayerState
-			ents := proto.ReadSnapshotBody(r, fromPS, fromEnts, &c.gs.Baselines, &ps, make([]bg.EntityState, 0, proto.MaxSnapshotEntities))
+			ents := proto.ReadSnapshotBody(r, h, fromPS, fromEnts, &c.gs.Baselines, &ps, make([]bg.EntityState, 0, proto.MaxSnapshotEntities))
 			if r.Err() != nil {
 				continue
 			}

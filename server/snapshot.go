@@ -67,7 +67,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 	frame := s.buildClientSnapshot(c, seq)
 	w := &s.w
 	w.Reset(s.msgBuf[:], msg.Huffman)
-	w.WriteLong(c.lastClientCommand)
+	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-snapshotReserve)
 	full := s.writeSnapshotToClient(c, w, frame, seq)
 	if s.cfg.HashSnapshots > 0 {
@@ -83,7 +83,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 		// alone, and no snapshot is stored for this message.
 		frame.messageNum = -1
 		w.Reset(s.msgBuf[:], msg.Huffman)
-		w.WriteLong(c.lastClientCommand)
+		proto.WriteReliableAck(w, c.lastClientCommand)
 		s.writeServerCommands(c, w, len(s.msgBuf)-16)
 		w.WriteUint8(proto.SvcEOF)
 		if w.Err() != nil {

@@ -326,7 +326,7 @@ func (m *mirror) rewrite() ([]byte, string) {
 	h := s.header
 	h.BaseTime = base.time
 	w := msg.NewWriter(make([]byte, netchanMax), msg.Huffman)
-	w.WriteLong(m.ack)
+	proto.WriteReliableAck(w, m.ack)
 	for i, text := range s.commands {
 		proto.WriteServerCommand(w, s.commandSeq[i], text)
 	}

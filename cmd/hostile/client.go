@@ -271,7 +271,7 @@ func (c *gameClient) clientCommand(seq int32) string {
 func (c *gameClient) parse(body []byte, seq int32) {
 	c.messageAck = seq
 	r := msg.NewReader(body, msg.Huffman)
-	ack := r.ReadLong()
+	ack := proto.ResolveReliableAck(proto.ReadReliableAck(r), int32(len(c.clientCmds)-1))
 	if c.scramble {
 		proto.ScrambleServerMessage(body, uint32(c.challenge), uint32(seq), c.clientCommand(ack))
 	}

@@ -194,7 +194,7 @@ type SnapshotBase struct {
 // error that ended the message early.
 func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler, obs Observer) error {
 	r.Reset(body, msg.Huffman)
-	ack := r.ReadLong()
+	ack := ReadReliableAck(r)
 	if r.Err() != nil {
 		return r.Err()
 	}
@@ -207,7 +207,7 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 	}
 	if unscrambled {
 		r.Reset(body, msg.Huffman)
-		r.ReadLong()
+		ReadReliableAck(r)
 	}
 	return readOps(r, SvcEOF, SvcNop, obs, func(op uint8) error {
 		switch op {
@@ -247,7 +247,7 @@ func parseSnapshot(r *msg.Reader, h ServerHandler, obs Observer) error {
 	if obs != nil {
 		obs.Observe(Event{Part: PartPlayerState, Start: start, End: r.BitPos(), FromPS: b.PS})
 	}
-	ents := readPacketEntities(r, b.Entities, b.Baselines, b.Out, obs)
+	ents := readPacketEntities(r, b.Entities, b.Baselines, b.Out, b.Header.PredictMsec(), obs)
 	return h.Snapshot(b, ents, r.Err())
 }
 

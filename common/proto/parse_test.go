@@ -70,7 +70,7 @@ func TestParseServerMessage(t *testing.T) {
 	gs.ChecksumFeed = 77
 	ents := []bg.EntityState{{Number: 1, EType: bg.ETPlayer}, {Number: 64, EType: bg.ETItem, ModelIndex: 2}}
 	w := msg.NewWriter(make([]byte, 1<<14), msg.Huffman)
-	w.WriteLong(3)
+	WriteReliableAck(w, 3)
 	WriteServerCommand(w, 4, "cs 2 \"1\"")
 	w.WriteUint8(SvcNop)
 	WriteGamestate(w, &gs)

@@ -24,8 +24,11 @@ import (
 // checks (Quake III's PROTOCOL_VERSION was 68). Version 2 shipped the
 // Huffman table trained on real Tremor traffic; version 3 sends a delta
 // snapshot's server time and the player state's command time as short
-// increments from the base.
-const Version = 3
+// increments from the base. Version 4 (docs/protocol.md) codes message
+// headers as low bits against a window, entity numbers as gaps, moving
+// fields as residuals from a prediction (msg.Field.Diff, Table.Predict)
+// and the last-changed count in as few bits as the table needs.
+const Version = 4
 
 // Limits of the protocol.
 const (
@@ -81,7 +84,7 @@ const (
 
 // Errors the readers stick on a msg.Reader.
 var (
-	ErrEntityOrder     = errors.New("proto: entity numbers out of order")
+	ErrEntityOrder     = errors.New("proto: bad entity number")
 	ErrTooManyEntities = errors.New("proto: too many entities in a snapshot")
 	ErrBadConfigstring = errors.New("proto: configstring index out of range")
 	ErrBadBaseline     = errors.New("proto: baseline number out of range")
@@ -142,14 +145,76 @@ type ClientHeader struct {
 	ReliableAcknowledge int32 // last server command received
 }
 
-// WriteClientHeader writes h.
-func WriteClientHeader(w *msg.Writer, h ClientHeader) {
-	w.WriteLong(h.ServerID)
-	w.WriteLong(h.MessageAcknowledge)
-	w.WriteLong(h.ReliableAcknowledge)
+// Widths of the header fields of a message, coded as the low bits of a
+// number both ends can place: the receiver knows the newest value the
+// sender can mean (ResolveWindowed), so the high bits never travel.
+// Quake III sent each as a 32-bit long.
+const (
+	// ReliableAckBits carries a reliable acknowledge: the last command
+	// of the receiver's own that its peer executed. The peer cannot
+	// acknowledge a command that was not sent, nor lag more than
+	// MaxReliableCommands behind (the sender drops the connection first),
+	// so twice the ring suffices.
+	ReliableAckBits = 7
+	// MessageAckBits carries the client's message acknowledge (the last
+	// server message it received): the server places it at or before its
+	// last sent message, within netchan.MaxSequenceJump.
+	MessageAckBits = 14
+	// ServerIDBits carries the low bits of the server id of the
+	// client's gamestate. Server ids change by one per map, so a client
+	// would have to miss 256 maps for an old id to pass as the current.
+	ServerIDBits = 8
+	// ServerIDOther is or-ed into a received server id whose low bits
+	// are not the current map's: it equals no server id.
+	ServerIDOther = 1 << 30
+)
+
+// ResolveWindowed returns the number v ≤ ref closest to ref whose low
+// n bits are low: the value a header field coded in n bits means, given
+// ref, the newest value the sender can mean.
+func ResolveWindowed(low uint32, n int, ref int32) int32 {
+	return ref - int32((uint32(ref)-low)&(1<<n-1))
 }
 
-// ReadClientHeader reads a ClientHeader.
+// WriteReliableAck writes the reliable acknowledge that starts a server
+// message: the last client command the server executed, in
+// ReliableAckBits raw bits.
+func WriteReliableAck(w *msg.Writer, ack int32) {
+	w.WriteRawBits(uint32(ack), ReliableAckBits)
+}
+
+// ReadReliableAck reads what WriteReliableAck wrote: the low
+// ReliableAckBits bits of the acknowledge, for ResolveReliableAck.
+func ReadReliableAck(r *msg.Reader) int32 {
+	return int32(r.ReadRawBits(ReliableAckBits))
+}
+
+// ResolveReliableAck places the low bits of a reliable acknowledge
+// against reliableSequence, the receiver's last reliable command sent.
+func ResolveReliableAck(low, reliableSequence int32) int32 {
+	return ResolveWindowed(uint32(low), ReliableAckBits, reliableSequence)
+}
+
+// WriteClientHeader writes h: a download bit (1 when h.ServerID is a
+// DownloadServerID), the low ServerIDBits of the server id (of its
+// gamestate's id while downloading), the low MessageAckBits of the
+// message acknowledge and the low ReliableAckBits of the reliable
+// acknowledge, all raw.
+func WriteClientHeader(w *msg.Writer, h ClientHeader) {
+	id, dl := h.ServerID, uint32(0)
+	if id < 0 {
+		id, dl = DownloadServerID(id), 1
+	}
+	w.WriteRawBits(dl, 1)
+	w.WriteRawBits(uint32(id), ServerIDBits)
+	w.WriteRawBits(uint32(h.MessageAcknowledge), MessageAckBits)
+	w.WriteRawBits(uint32(h.ReliableAcknowledge), ReliableAckBits)
+}
+
+// ReadClientHeader reads a ClientHeader as it travels: the low bits of
+// each field (a download id as the negated low bits with bit
+// ServerIDBits set, so that it is negative even when they are 0), for
+// Resolve.
 func ReadClientHeader(r *msg.Reader) ClientHeader {
 	h, _ := readClientHeader(r)
 	return h
@@ -158,12 +223,44 @@ func ReadClientHeader(r *msg.Reader) ClientHeader {
 // readClientHeader is ReadClientHeader that also returns the ends of the
 // server id and the message acknowledge.
 func readClientHeader(r *msg.Reader) (h ClientHeader, marks [2]int) {
-	h.ServerID = r.ReadLong()
+	dl := r.ReadRawBits(1)
+	h.ServerID = int32(r.ReadRawBits(ServerIDBits))
+	if dl == 1 {
+		// Bit ServerIDBits keeps a download id of low bits 0 negative.
+		h.ServerID = DownloadServerID(h.ServerID | 1<<ServerIDBits)
+	}
 	marks[0] = r.BitPos()
-	h.MessageAcknowledge = r.ReadLong()
+	h.MessageAcknowledge = int32(r.ReadRawBits(MessageAckBits))
 	marks[1] = r.BitPos()
-	h.ReliableAcknowledge = r.ReadLong()
+	h.ReliableAcknowledge = int32(r.ReadRawBits(ReliableAckBits))
 	return h, marks
+}
+
+// Resolve returns the header a client meant, from the one
+// ReadClientHeader read, given the server's current server id (0 if
+// none), the last message it sent the client and its last reliable
+// command sent. A server id whose low bits are not the current one's
+// comes back with ServerIDOther set (negated while downloading).
+func (h ClientHeader) Resolve(serverID, lastMessage, reliableSequence int32) ClientHeader {
+	const mask = 1<<ServerIDBits - 1
+	id, dl := h.ServerID, false
+	if id < 0 {
+		id, dl = DownloadServerID(id), true
+	}
+	id &= mask
+	if serverID > 0 && id == serverID&mask {
+		id = serverID
+	} else {
+		id |= ServerIDOther
+	}
+	if dl {
+		id = DownloadServerID(id)
+	}
+	return ClientHeader{
+		ServerID:            id,
+		MessageAcknowledge:  ResolveWindowed(uint32(h.MessageAcknowledge), MessageAckBits, lastMessage),
+		ReliableAcknowledge: ResolveWindowed(uint32(h.ReliableAcknowledge), ReliableAckBits, reliableSequence),
+	}
 }
 
 // WriteMove writes a usercmd packet: the op, the count, and the commands,

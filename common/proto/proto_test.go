@@ -2,6 +2,7 @@ package proto
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -92,7 +93,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			t.Fatalf("header %+v, want %+v", gh, h)
 		}
 		var gotPS bg.PlayerState
-		got := ReadSnapshotBody(r, fromPS, fromEnts, &gs.Baselines, &gotPS, make([]bg.EntityState, 0, MaxSnapshotEntities))
+		got := ReadSnapshotBody(r, gh, fromPS, fromEnts, &gs.Baselines, &gotPS, make([]bg.EntityState, 0, MaxSnapshotEntities))
 		if r.ReadUint8() != SvcEOF || r.Err() != nil {
 			t.Fatalf("iter %d: not aligned at the end: %v", iter, r.Err())
 		}
@@ -118,7 +119,7 @@ func TestSnapshotUnusableBaseStaysAligned(t *testing.T) {
 	r.ReadUint8()
 	ReadSnapshotHeader(r)
 	var junk bg.PlayerState
-	ReadSnapshotBody(r, nil, nil, &gs.Baselines, &junk, make([]bg.EntityState, 0, MaxSnapshotEntities))
+	ReadSnapshotBody(r, SnapshotHeader{}, nil, nil, &gs.Baselines, &junk, make([]bg.EntityState, 0, MaxSnapshotEntities))
 	if op := r.ReadUint8(); op != SvcServerCommand {
 		t.Fatalf("next op %d, err %v", op, r.Err())
 	}
@@ -127,18 +128,37 @@ func TestSnapshotUnusableBaseStaysAligned(t *testing.T) {
 	}
 }
 
-func TestPacketEntitiesRejectsDisorder(t *testing.T) {
-	w := msg.NewWriter(make([]byte, 256), msg.Huffman)
-	e := bg.EntityState{Number: 10, EType: 1}
-	bg.EntityStateTable.WriteDeltaEntity(w, nil, &e, 10, true)
-	bg.EntityStateTable.WriteDeltaEntity(w, nil, &e, 5, true) // goes backwards
-	w.WriteBits(EntityEnd, msg.EntityNumBits)
-	var gs Gamestate
-	gs.Reset()
-	r := msg.NewReader(w.Bytes(), msg.Huffman)
-	ReadPacketEntities(r, nil, &gs.Baselines, nil)
-	if r.Err() == nil || !strings.Contains(r.Err().Error(), "out of order") {
-		t.Fatalf("err %v", r.Err())
+// An entity list whose numbers run past the last entity number, or
+// whose gap code is longer than any gap below msg.MaxEntities, is an
+// error, not a panic or a wrapped number.
+func TestPacketEntitiesRejectsBadNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(w *msg.Writer)
+		want  string
+	}{
+		{"past the end", func(w *msg.Writer) {
+			writeEntityGap(w, 1000)
+			bg.EntityStateTable.WriteEntity(w, nil, &bg.EntityState{EType: 1}, 0)
+			writeEntityGap(w, 30) // 1000 + 1 + 30 = 1031
+			bg.EntityStateTable.WriteEntity(w, nil, &bg.EntityState{EType: 1}, 0)
+			w.WriteRawBits(0, 1)
+		}, "beyond"},
+		{"long gap code", func(w *msg.Writer) {
+			w.WriteRawBits(1, 1)
+			w.WriteRawBits(0, 12)
+			w.WriteRawBits(1, 1)
+		}, "gap code longer"},
+	} {
+		w := msg.NewWriter(make([]byte, 256), msg.Huffman)
+		tc.write(w)
+		var gs Gamestate
+		gs.Reset()
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		ReadPacketEntities(r, nil, &gs.Baselines, nil, 0)
+		if r.Err() == nil || !errors.Is(r.Err(), ErrEntityOrder) || !strings.Contains(r.Err().Error(), tc.want) {
+			t.Errorf("%s: err %v, want ErrEntityOrder with %q", tc.name, r.Err(), tc.want)
+		}
 	}
 }
 
@@ -224,7 +244,7 @@ func TestScrambleRoundTrip(t *testing.T) {
 		t.Fatal("client message not scrambled")
 	}
 	// The header stays readable while scrambled.
-	if h := ReadClientHeader(msg.NewReader(body, msg.Huffman)); h.ServerID != 0x7fff1234 || h.MessageAcknowledge != 99999 {
+	if h := ReadClientHeader(msg.NewReader(body, msg.Huffman)).Resolve(0x7fff1234, 100000, 3); h.ServerID != 0x7fff1234 || h.MessageAcknowledge != 99999 || h.ReliableAcknowledge != 3 {
 		t.Fatalf("header unreadable: %+v", h)
 	}
 	ScrambleClientMessage(body, 0xabcdef, "print \"x\"")

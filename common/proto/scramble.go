@@ -6,45 +6,45 @@ import (
 )
 
 // Message bodies are scrambled with netchan.Scramble from the first byte
-// after the fields their key depends on. Quake III started at fixed byte
-// offsets (4 and 12), which breaks when Huffman coding makes those fields
-// longer; Tremor finds the offset by decoding the fields, which both
-// sides can do because the bytes before the offset are never scrambled.
-
-// prefixEnd returns the byte offset just past the first n longs of body,
-// and the longs, or ok=false if body is too short to hold them.
-func prefixEnd(body []byte, n int) (end int, longs [3]uint32, ok bool) {
-	var r msg.Reader
-	r.Reset(body, msg.Huffman)
-	for i := 0; i < n; i++ {
-		longs[i] = r.ReadBits(32)
-	}
-	if r.Err() != nil {
-		return 0, longs, false
-	}
-	return r.BytePos(), longs, true
-}
+// after the fields their key depends on. Quake III started at byte 4 and
+// 12, after its 32-bit longs; Tremor's headers are raw bit fields of
+// fixed widths, so the offsets are fixed too: byte 1 (server) and
+// ClientHeaderBytes, 4 (client).
 
 // ScrambleServerMessage scrambles, or unscrambles, a server→client body in
-// place: everything after its reliable acknowledge, keyed by the
-// connection's challenge, the message's sequence and the last client
-// command the server acknowledged (SV_Netchan_Encode).
+// place: everything from the first byte after its reliable acknowledge
+// (ReliableAckBits, so byte 1), keyed by the connection's challenge, the
+// message's sequence and the last client command the server
+// acknowledged (SV_Netchan_Encode).
 func ScrambleServerMessage(body []byte, challenge, sequence uint32, lastClientCommand string) {
-	end, _, ok := prefixEnd(body, 1)
-	if !ok {
+	end := (ReliableAckBits + 7) / 8
+	if len(body) < end {
 		return
 	}
 	netchan.Scramble(body[end:], netchan.ServerKey(challenge, sequence), lastClientCommand)
 }
 
+// ClientHeaderBytes is the length of a client message's header in whole
+// bytes: the bytes a client→server scramble leaves alone.
+const ClientHeaderBytes = (1 + ServerIDBits + MessageAckBits + ReliableAckBits + 7) / 8
+
 // ScrambleClientMessage scrambles, or unscrambles, a client→server body in
-// place: everything after its header, keyed by the challenge, the header's
-// server id and message acknowledge, and the last server command the
-// client acknowledged (CL_Netchan_Encode).
+// place: everything from the first byte after its header
+// (ClientHeaderBytes), keyed by the challenge, the server id and message
+// acknowledge as the header carries them (their low bits, the download
+// bit not included), and the last server command the client acknowledged
+// (CL_Netchan_Encode).
 func ScrambleClientMessage(body []byte, challenge uint32, lastServerCommand string) {
-	end, h, ok := prefixEnd(body, 3)
-	if !ok {
+	if len(body) < ClientHeaderBytes {
 		return
 	}
-	netchan.Scramble(body[end:], netchan.ClientKey(challenge, h[0], h[1]), lastServerCommand)
+	var r msg.Reader
+	r.Reset(body, msg.Huffman)
+	h := ReadClientHeader(&r)
+	id := h.ServerID
+	if id < 0 {
+		id = DownloadServerID(id)
+	}
+	id &= 1<<ServerIDBits - 1
+	netchan.Scramble(body[ClientHeaderBytes:], netchan.ClientKey(challenge, uint32(id), uint32(h.MessageAcknowledge)), lastServerCommand)
 }

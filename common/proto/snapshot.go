@@ -2,6 +2,7 @@ package proto
 
 import (
 	"fmt"
+	"math/bits"
 
 	"tremor/bg"
 	"tremor/net/msg"
@@ -63,11 +64,28 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 		w.WriteLong(h.ServerTime)
 	}
 	bg.PlayerStateTable.WriteDeltaPlayerState(w, fromPS, ps)
-	WritePacketEntities(w, fromEnts, ents, baselines)
+	WritePacketEntities(w, fromEnts, ents, baselines, h.PredictMsec())
+}
+
+// PredictMsec is the time the entity predictors of a delta snapshot
+// extrapolate over (bg.EntityStateTable): the increment its server time
+// came as, or 0 for a full snapshot or a time sent whole. Writer and
+// reader compute it from the header alone.
+func (h *SnapshotHeader) PredictMsec() int32 {
+	if h.DeltaNum == 0 {
+		return 0
+	}
+	if h.TimeIncrement > 0 {
+		return h.TimeIncrement // read side
+	}
+	if d := h.ServerTime - h.BaseTime; d > 0 && d < 1<<TimeIncrementBits {
+		return d // write side
+	}
+	return 0
 }
 
 // ReadSnapshotHeader reads the header of an SvcSnapshot; the caller then
-// picks the base the header names and calls ReadSnapshotBody.
+// picks the base the header names and calls ReadSnapshotBody with it.
 func ReadSnapshotHeader(r *msg.Reader) SnapshotHeader { return readSnapshotHeader(r, nil) }
 
 // readSnapshotHeader is ReadSnapshotHeader with an Observer.
@@ -99,20 +117,27 @@ func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
 // same, so the message stays aligned, and the caller discards the
 // result). The entities are appended to out[:0], which should have
 // capacity MaxSnapshotEntities.
-func ReadSnapshotBody(r *msg.Reader, fromPS *bg.PlayerState, fromEnts []bg.EntityState,
+func ReadSnapshotBody(r *msg.Reader, h SnapshotHeader, fromPS *bg.PlayerState, fromEnts []bg.EntityState,
 	baselines *[msg.MaxEntities]bg.EntityState, ps *bg.PlayerState, out []bg.EntityState) []bg.EntityState {
 	bg.PlayerStateTable.ReadDeltaPlayerState(r, fromPS, ps)
-	return ReadPacketEntities(r, fromEnts, baselines, out)
+	return ReadPacketEntities(r, fromEnts, baselines, out, h.PredictMsec())
 }
 
 // WritePacketEntities writes the entity list to as deltas from the list
 // from, merging the two sorted lists with two cursors (Quake III's
 // SV_EmitPacketEntities): an entity in both is delta-coded from its old
 // state (nothing if unchanged), an entity only in to from its baseline,
-// an entity only in from is written as removed. EntityEnd ends the list.
-func WritePacketEntities(w *msg.Writer, from, to []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
+// an entity only in from is written as removed. dt is the snapshot's
+// PredictMsec, for the entity predictors of deltas from an old state
+// (deltas from a baseline predict over 0 ms).
+//
+// On the wire each entity written is a one bit, its number as a gap from
+// the previous one written (writeEntityGap), and the entity delta
+// without its number (msg.Table.WriteEntity); a zero bit ends the list.
+func WritePacketEntities(w *msg.Writer, from, to []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, dt int32) {
 	const none = 1 << 30
 	i, j := 0, 0
+	last := int32(-1)
 	for i < len(from) || j < len(to) {
 		oldnum, newnum := int32(none), int32(none)
 		if i < len(from) {
@@ -123,30 +148,81 @@ func WritePacketEntities(w *msg.Writer, from, to []bg.EntityState, baselines *[m
 		}
 		switch {
 		case newnum == oldnum:
-			bg.EntityStateTable.WriteDeltaEntity(w, &from[i], &to[j], uint32(newnum), false)
+			if from[i] != to[j] {
+				writeEntityGap(w, newnum-last-1)
+				last = newnum
+				bg.EntityStateTable.WriteEntity(w, &from[i], &to[j], dt)
+			}
 			i++
 			j++
 		case newnum < oldnum:
-			bg.EntityStateTable.WriteDeltaEntity(w, &baselines[newnum], &to[j], uint32(newnum), true)
+			writeEntityGap(w, newnum-last-1)
+			last = newnum
+			bg.EntityStateTable.WriteEntity(w, &baselines[newnum], &to[j], 0)
 			j++
 		default:
-			bg.EntityStateTable.WriteDeltaEntity(w, &from[i], nil, uint32(oldnum), true)
+			writeEntityGap(w, oldnum-last-1)
+			last = oldnum
+			bg.EntityStateTable.WriteEntity(w, &from[i], nil, 0)
 			i++
 		}
 	}
-	w.WriteBits(EntityEnd, msg.EntityNumBits)
+	w.WriteRawBits(0, 1)
+}
+
+// maxGapPrefix is the longest run of zero bits an entity gap's code may
+// start with: gaps are below msg.MaxEntities.
+const maxGapPrefix = msg.EntityNumBits
+
+// writeEntityGap writes a one bit ("an entity follows") and gap, the
+// count of entity numbers skipped since the previous entity written,
+// as an order-0 Exp-Golomb code over gap+1, least-significant bits
+// first: as many zero bits as gap+1 has bits after its leading one,
+// a one bit, then those bits. Gap 0 (the next number) costs one bit,
+// 1–2 three, 3–6 five, 63–126 thirteen.
+func writeEntityGap(w *msg.Writer, gap int32) {
+	x := uint32(gap) + 1
+	n := bits.Len32(x) - 1
+	w.WriteRawBits(1, 1)
+	if n > 0 {
+		w.WriteRawBits(0, n)
+	}
+	w.WriteRawBits(1, 1)
+	if n > 0 {
+		w.WriteRawBits(x, n)
+	}
+}
+
+// readEntityGap reads what follows writeEntityGap's first bit.
+func readEntityGap(r *msg.Reader) int32 {
+	n := 0
+	for r.ReadRawBits(1) == 0 {
+		if r.Err() != nil {
+			return 0
+		}
+		if n++; n > maxGapPrefix {
+			r.Fail(fmt.Errorf("%w: entity number gap code longer than %d bits", ErrEntityOrder, 2*maxGapPrefix+1))
+			return 0
+		}
+	}
+	x := uint32(1) << n
+	if n > 0 {
+		x |= r.ReadRawBits(n)
+	}
+	return int32(x - 1)
 }
 
 // ReadPacketEntities reads what WritePacketEntities wrote, given the same
-// from list and baselines (Quake III's CL_ParsePacketEntities), appending
-// the resulting sorted list to out[:0]. Entity numbers must increase;
-// more than MaxSnapshotEntities entities is an error.
-func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState) []bg.EntityState {
-	return readPacketEntities(r, from, baselines, out, nil)
+// from list, baselines and dt (Quake III's CL_ParsePacketEntities),
+// appending the resulting sorted list to out[:0]. Entity numbers must
+// stay below EntityEnd; more than MaxSnapshotEntities entities is an
+// error.
+func ReadPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState, dt int32) []bg.EntityState {
+	return readPacketEntities(r, from, baselines, out, dt, nil)
 }
 
 // readPacketEntities is ReadPacketEntities with an Observer.
-func readPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState, obs Observer) []bg.EntityState {
+func readPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState, out []bg.EntityState, dt int32, obs Observer) []bg.EntityState {
 	out = out[:0]
 	i := 0
 	last := int32(-1)
@@ -160,18 +236,18 @@ func readPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.Ma
 	}
 	for r.Err() == nil {
 		start := r.BitPos()
-		newnum := int32(r.ReadBits(msg.EntityNumBits))
-		if r.Err() != nil {
-			break
-		}
-		if newnum == EntityEnd {
-			if obs != nil {
+		if r.ReadRawBits(1) == 0 || r.Err() != nil {
+			if obs != nil && r.Err() == nil {
 				obs.Observe(Event{Part: PartEntitiesEnd, Start: start, End: r.BitPos()})
 			}
 			break
 		}
-		if newnum <= last {
-			r.Fail(fmt.Errorf("%w: %d after %d", ErrEntityOrder, newnum, last))
+		newnum := last + 1 + readEntityGap(r)
+		if r.Err() != nil {
+			break
+		}
+		if newnum >= EntityEnd {
+			r.Fail(fmt.Errorf("%w: entity number %d after %d is beyond %d", ErrEntityOrder, newnum, last, EntityEnd-1))
 			break
 		}
 		last = newnum
@@ -181,16 +257,16 @@ func readPacketEntities(r *msg.Reader, from []bg.EntityState, baselines *[msg.Ma
 			}
 			i++
 		}
-		base, added := &baselines[newnum], true
+		base, added, edt := &baselines[newnum], true, int32(0)
 		if i < len(from) && from[i].Number == newnum {
-			base, added = &from[i], false
+			base, added, edt = &from[i], false, dt
 			i++
 		}
 		if obs != nil {
 			obs.Observe(Event{Part: PartEntity, Begin: true, Start: start, End: r.BitPos(), Index: newnum, Added: added, FromEnt: base})
 		}
 		var e bg.EntityState
-		removed := bg.EntityStateTable.ReadDeltaEntity(r, base, &e)
+		removed := bg.EntityStateTable.ReadEntity(r, base, &e, edt)
 		if obs != nil {
 			obs.Observe(Event{Part: PartEntity, Start: start, End: r.BitPos(), Index: newnum, Added: added, FromEnt: base, Removed: removed})
 		}

@@ -30,11 +30,13 @@ var ErrCannotDecode = errors.New("inspect: cannot decode")
 type cmdRing struct {
 	seq  [proto.MaxReliableCommands]int32
 	text [proto.MaxReliableCommands]string
+	last int32 // the newest sequence put
 }
 
 func (r *cmdRing) put(seq int32, text string) {
 	i := seq & cmdMask
 	r.seq[i], r.text[i] = seq, text
+	r.last = max(r.last, seq)
 }
 
 // get returns the text of command seq and whether the inspector has it.
@@ -169,6 +171,39 @@ func (c *conn) noteID(id int32, scramble bool, feed int32) {
 
 // settings returns what a client writing under server id id writes
 // with, or an error wrapping ErrCannotDecode.
+// idByLowBits returns the server id a client header's server id means,
+// as resolved by proto.ClientHeader.Resolve (its low bits with
+// proto.ServerIDOther, negated while downloading): the id, among the
+// gamestates seen (the current one first, then the newest; 0 before
+// any), with those low bits, or the value as it came if none has them.
+func (c *conn) idByLowBits(id int32) int32 {
+	dl := id < 0
+	if dl {
+		id = proto.DownloadServerID(id)
+	}
+	const mask = 1<<proto.ServerIDBits - 1
+	low := id & mask
+	found := false
+	switch {
+	case c.haveGamestate && c.serverID&mask == low:
+		id, found = c.serverID, true
+	default:
+		for _, s := range c.ids[:c.nids] {
+			if s.id&mask == low {
+				id, found = s.id, true
+				break
+			}
+		}
+	}
+	if !found {
+		id = low | proto.ServerIDOther
+	}
+	if dl {
+		id = proto.DownloadServerID(id)
+	}
+	return id
+}
+
 func (c *conn) settings(id int32) (idSettings, error) {
 	for _, s := range c.ids[:c.nids] {
 		if s.id != id {

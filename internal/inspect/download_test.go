@@ -35,7 +35,7 @@ func TestDownloadOps(t *testing.T) {
 		pkts = append(pkts, packet{ClientToServer, p})
 	}
 	w.Reset(buf[:], msg.Huffman)
-	w.WriteLong(1)
+	proto.WriteReliableAck(w, 1)
 	proto.WriteDownload(w, &proto.Download{Name: "courtyard", Size: 717, Checksum: 12345})
 	proto.WriteDownload(w, &proto.Download{Block: 1, Data: make([]byte, 717)})
 	w.WriteUint8(proto.SvcEOF)

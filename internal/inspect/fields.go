@@ -36,11 +36,12 @@ type fieldDesc struct {
 type layout[T any] struct {
 	fields map[string]fieldDesc // scalar fields by name
 	arrays map[string]int       // array fields by name: their position
+	lcBits int                  // width of the last-changed count
 }
 
 func newLayout[T any](t *msg.Table[T]) *layout[T] {
 	typ := reflect.TypeFor[T]()
-	l := &layout[T]{fields: map[string]fieldDesc{}, arrays: map[string]int{}}
+	l := &layout[T]{fields: map[string]fieldDesc{}, arrays: map[string]int{}, lcBits: t.LastChangedBits()}
 	for i, f := range t.Fields() {
 		sf, ok := fieldByPath(typ, f.Name)
 		if !ok {
@@ -181,10 +182,10 @@ func (t *tracer[T]) begin(e msg.FieldEvent) {
 	switch t.style {
 	case entityDelta:
 		if p.ReadBits(1) == 1 {
-			t.lc = int(p.ReadBits(8))
+			t.lc = int(p.ReadRawBits(t.l.lcBits))
 		}
 	case playerStateDelta:
-		t.lc = int(p.ReadBits(8))
+		t.lc = int(p.ReadRawBits(t.l.lcBits))
 	case usercmdDelta:
 		return // the server time is read already and starts where the read did
 	}

@@ -114,7 +114,7 @@ func newSession(big bool) *session {
 	gs.ChecksumFeed = testFeed
 	s.gs = gs
 	w.Reset(buf[:], msg.Huffman)
-	w.WriteLong(0)
+	proto.WriteReliableAck(w, 0)
 	proto.WriteServerCommand(w, 1, "print hello")
 	proto.WriteGamestate(w, gs)
 	w.WriteUint8(proto.SvcEOF)
@@ -147,7 +147,7 @@ func newSession(big bool) *session {
 		{Number: 12, EType: 1, ClientNum: 1, Pos: bg.Trajectory{Base: bg.Vec{X: -40, Y: 80}}},
 	}
 	w.Reset(buf[:], msg.Huffman)
-	w.WriteLong(1)
+	proto.WriteReliableAck(w, 1)
 	proto.WriteSnapshot(w, proto.SnapshotHeader{ServerTime: 2000}, nil, &s.ps1, nil, s.ents1, &gs.Baselines)
 	w.WriteUint8(proto.SvcEOF)
 	sch.Transmit(w.Bytes())
@@ -162,7 +162,7 @@ func newSession(big bool) *session {
 	}
 	s.ps2 = s.ps1
 	s.ps2.CommandTime += 50
-	s.ps2.Origin.X += 10
+	s.ps2.Origin.X += 13 // 3 past where its velocity takes it
 	s.ps2.Stats[0] = 90
 	s.ents2 = []bg.EntityState{
 		{Number: 9, EType: 2, ModelIndex: 3, Aim: 6},
@@ -170,7 +170,7 @@ func newSession(big bool) *session {
 		{Number: 20, EType: 3, Pos: bg.Trajectory{Type: 1, Time: 2040, Base: bg.Vec{X: 5, Y: 6}, Delta: bg.Vec{X: -300}}},
 	}
 	w.Reset(buf[:], msg.Huffman)
-	w.WriteLong(1)
+	proto.WriteReliableAck(w, 1)
 	proto.WriteServerCommand(w, 2, s.bigCommand)
 	proto.WriteSnapshot(w, proto.SnapshotHeader{ServerTime: 2050, DeltaNum: 1, BaseTime: 2000},
 		&s.ps1, &s.ps2, s.ents1, s.ents2, &gs.Baselines)

@@ -176,7 +176,7 @@ func TestSession(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, want := range []string{"Origin.X = 1010", "CommandTime = 1083 (+50)", "entity 20 added", "Buttons = 1", "scrambled", "frag 0+1300"} {
+	for _, want := range []string{"Origin.X = 1013", "CommandTime = 1083 (+50)", "entity 20 added", "Buttons = 1", "scrambled", "frag 0+1300"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text output lacks %q", want)
 		}
@@ -246,7 +246,8 @@ func TestLoss(t *testing.T) {
 		// under, nor its checksum feed.
 		pkts := slices.Delete(slices.Clone(s.pkts), 4, 5)
 		msgs := feed(New(), pkts)
-		if m := msgs[4]; m.Dir != ClientToServer || !m.CannotDecode || m.Ops[0].Header.ServerID != testServerID {
+		// The header carries the id's low bits (proto.ServerIDBits).
+		if m := msgs[4]; m.Dir != ClientToServer || !m.CannotDecode || m.Ops[0].Header.ServerID != testServerID&(1<<proto.ServerIDBits-1)|proto.ServerIDOther {
 			t.Errorf("client message under an unseen gamestate: %s", m.Summary())
 		}
 	})

@@ -197,6 +197,7 @@ func (p *parse) ReliableAcknowledge(seq uint32, ack int32, body []byte) (bool, e
 		return false, nil
 	}
 	c := p.c
+	ack = proto.ResolveReliableAck(ack, c.clientCmds.last+1<<(proto.ReliableAckBits-1))
 	last, ok := c.clientCmds.get(ack)
 	if !ok || !c.haveChallenge {
 		return false, c.cannotUnscrambleServer(ack)
@@ -349,6 +350,13 @@ func (p *parse) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, err error)
 // the message.
 func (p *parse) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
 	c := p.c
+	// The header carries low bits: place them as the server does,
+	// against the newest server message and command seen.
+	// An inspector may have missed the newest server messages (a tap
+	// loses what the client receives): it takes the values nearest to
+	// what it saw, either side.
+	h = h.Resolve(0, int32(c.down.incoming)+1<<(proto.MessageAckBits-1), c.serverCmds.last+1<<(proto.ReliableAckBits-1))
+	h.ServerID = c.idByLowBits(h.ServerID)
 	p.h = h
 	// The server reads the rest only from a client with its gamestate,
 	// or one that has it but downloads its map (proto.DownloadServerID).

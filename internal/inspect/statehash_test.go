@@ -69,7 +69,7 @@ func stateHashSession() []packet {
 
 	server := func(write func(w *msg.Writer)) {
 		w.Reset(buf[:], msg.Huffman)
-		w.WriteLong(1)
+		proto.WriteReliableAck(w, 1)
 		write(w)
 		w.WriteUint8(proto.SvcEOF)
 		sch.Transmit(w.Bytes())

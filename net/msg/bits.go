@@ -175,6 +175,21 @@ func (w *Writer) WriteBits(value uint32, bits int) {
 	}
 }
 
+// WriteRawBits writes the low n bits of value (n is 1..32) as they are,
+// never Huffman-coded, even in Huffman mode: for values whose bytes
+// follow no common distribution (residuals, hashes). In Raw mode n must
+// be 8, 16 or 32, as for WriteBits.
+func (w *Writer) WriteRawBits(value uint32, n int) {
+	if n < 1 || n > 32 || w.mode == Raw && n&7 != 0 {
+		w.fail(fmt.Errorf("msg: invalid raw bit width %d in %v mode", n, w.mode))
+		return
+	}
+	if n < 32 {
+		value &= 1<<n - 1
+	}
+	w.putBits(value, n)
+}
+
 // WriteUint8 writes an 8-bit value (Quake III's MSG_WriteByte).
 func (w *Writer) WriteUint8(v uint8) { w.WriteBits(uint32(v), 8) }
 
@@ -336,6 +351,21 @@ func (r *Reader) ReadBits(bits int) uint32 {
 	}
 	if bits < 0 && n < 32 && v&(1<<(n-1)) != 0 {
 		v |= ^uint32(0) << n
+	}
+	return v
+}
+
+// ReadRawBits reads what WriteRawBits wrote: n (1..32) bits as they are,
+// zero-extended. Invalid widths and reads past the end set the error and
+// return 0.
+func (r *Reader) ReadRawBits(n int) uint32 {
+	if n < 1 || n > 32 || r.mode == Raw && n&7 != 0 {
+		r.fail(fmt.Errorf("msg: invalid raw bit width %d in %v mode", n, r.mode))
+		return 0
+	}
+	v := r.getBits(n)
+	if r.err != nil {
+		return 0
 	}
 	return v
 }

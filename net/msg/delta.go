@@ -3,6 +3,7 @@ package msg
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -41,10 +42,70 @@ const (
 // 2^Inc-1 above the old one (unsigned arithmetic, so the clock may wrap),
 // else a zero bit and the value in its width. A 32-bit time that moves
 // 50 ms a snapshot then costs Inc+1 bits instead of 32.
+//
+// Diff > 0 (integers only, not with Inc) marks a field that usually moves
+// by a little in either direction, a position or an angle: when it
+// changed, a one bit and the signed residual (new minus expected, taken
+// modulo the field's width) in Diff raw bits go out if it fits, else a
+// zero bit and the value in its width. The expected value is the base's,
+// or what the field's Prediction computes.
+//
+// Predict, if not nil, says how to compute the field's expected value
+// from the base and the fields before it in the new state (a position
+// moved by a velocity); without it the expected value is the base's.
 type Field struct {
-	Name string
-	Bits int
-	Inc  int
+	Name    string
+	Bits    int
+	Inc     int
+	Diff    int
+	Predict *Prediction
+}
+
+// Prediction describes a field that moves at a rate: its expected value
+// is the base's plus rate × elapsed milliseconds / 1000, rounded to the
+// nearest integer, halves away from zero (a Pmove step's arithmetic).
+// Writer and reader compute it alike, from the base and from the fields
+// of the new state that come before the predicted one in wire order.
+type Prediction struct {
+	// Rate names the signed integer field, before this one in wire
+	// order, holding the rate in units per second; the new state's value
+	// is used.
+	Rate string
+	// Mean uses the mean of the base's and the new state's rate (their
+	// sum over 2, rounded towards zero): motion under constant
+	// acceleration, a fall.
+	Mean bool
+	// Clock names the integer field, before this one in wire order,
+	// holding a time in milliseconds: the elapsed time is the new
+	// state's minus the base's. Empty: the elapsed time is the ctx the
+	// caller passes to WriteEntity and ReadEntity.
+	Clock string
+	// When names an integer field of the base that must equal WhenValue
+	// for the prediction to apply (else the base's value is expected);
+	// empty: always.
+	When      string
+	WhenValue uint32
+}
+
+// MaxPredictMsec bounds the elapsed time a Prediction extrapolates
+// over: a longer one, or one of 0 or less, predicts no motion.
+const MaxPredictMsec = 1000
+
+// String describes p for documentation.
+func (p *Prediction) String() string {
+	rate := "new " + p.Rate
+	if p.Mean {
+		rate = "mean of base and new " + p.Rate
+	}
+	dt := "the caller's elapsed time"
+	if p.Clock != "" {
+		dt = "(new − base " + p.Clock + ")"
+	}
+	s := "base + " + rate + " × " + dt + " / 1000"
+	if p.When != "" {
+		s += fmt.Sprintf(", when the base's %s is %d", p.When, p.WhenValue)
+	}
+	return s
 }
 
 // ArrayField describes an array of 32-bit integers (int32 or uint32) in
@@ -69,6 +130,20 @@ type field struct {
 	off  uintptr
 	bits int
 	inc  int
+	diff int
+	pred *prediction
+}
+
+// prediction is a Prediction resolved to field offsets.
+type prediction struct {
+	spec      *Prediction
+	rate      uintptr
+	clock     uintptr
+	hasClock  bool
+	when      uintptr
+	hasWhen   bool
+	whenValue uint32
+	mean      bool
 }
 
 type arrayField struct {
@@ -86,6 +161,8 @@ type Table[T any] struct {
 	name   string
 	fields []field
 	arrays []arrayField
+	npred  int // how many fields have a prediction
+	lcBits int // width of the last-changed count
 	zero   T
 	sent   []fieldCounter
 	recv   []fieldCounter
@@ -139,7 +216,10 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 		if f.Inc < 0 || f.Inc > 0 && (f.Bits == 0 || f.Inc >= width(f.Bits)) {
 			return nil, fmt.Errorf("msg: table %s: field %s: increment of %d bits with %d bits (want 1..%d, integers only)", name, f.Name, f.Inc, f.Bits, width(f.Bits)-1)
 		}
-		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits, inc: f.Inc})
+		if f.Diff < 0 || f.Diff > 0 && (f.Bits == 0 || f.Inc > 0 || f.Diff >= width(f.Bits)) {
+			return nil, fmt.Errorf("msg: table %s: field %s: residual of %d bits with %d bits (want 1..%d, integers only, not with an increment)", name, f.Name, f.Diff, f.Bits, width(f.Bits)-1)
+		}
+		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits, inc: f.Inc, diff: f.Diff})
 	}
 	for _, a := range spec.Arrays {
 		sf, err := use(a.Name)
@@ -170,8 +250,64 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 	}
 	t.sent = make([]fieldCounter, len(t.fields)+len(t.arrays))
 	t.recv = make([]fieldCounter, len(t.fields)+len(t.arrays))
+	for i, f := range spec.Fields {
+		if f.Predict == nil {
+			continue
+		}
+		p, err := t.resolvePrediction(i, f.Predict, leaves)
+		if err != nil {
+			return nil, err
+		}
+		t.fields[i].pred = p
+		t.npred++
+	}
+	t.lcBits = bits.Len(uint(len(t.fields)))
+	if t.lcBits == 0 {
+		t.lcBits = 1
+	}
 	return t, nil
 }
+
+// resolvePrediction checks field i's Prediction against the table and
+// finds its fields' offsets: Rate and Clock must be integer fields
+// before field i in wire order, When an integer field of the struct.
+func (t *Table[T]) resolvePrediction(i int, p *Prediction, leaves map[string]reflect.StructField) (*prediction, error) {
+	f := t.fields[i]
+	if f.bits == 0 {
+		return nil, fmt.Errorf("msg: table %s: field %s is a float and cannot be predicted", t.name, f.name)
+	}
+	before := func(name, role string) (uintptr, error) {
+		for _, g := range t.fields[:i] {
+			if g.name == name && g.bits != 0 {
+				return g.off, nil
+			}
+		}
+		return 0, fmt.Errorf("msg: table %s: prediction of %s: %s %q is not an integer field before it in wire order", t.name, f.name, role, name)
+	}
+	r := &prediction{spec: p, mean: p.Mean, whenValue: p.WhenValue}
+	var err error
+	if r.rate, err = before(p.Rate, "rate"); err != nil {
+		return nil, err
+	}
+	if p.Clock != "" {
+		if r.clock, err = before(p.Clock, "clock"); err != nil {
+			return nil, err
+		}
+		r.hasClock = true
+	}
+	if p.When != "" {
+		sf, ok := leaves[p.When]
+		if !ok || (sf.Type.Kind() != reflect.Int32 && sf.Type.Kind() != reflect.Uint32) {
+			return nil, fmt.Errorf("msg: table %s: prediction of %s: condition %q is not an integer field", t.name, f.name, p.When)
+		}
+		r.when, r.hasWhen = sf.Offset, true
+	}
+	return r, nil
+}
+
+// LastChangedBits is the width of the last-changed count in this table's
+// deltas: enough bits for the number of scalar fields.
+func (t *Table[T]) LastChangedBits() int { return t.lcBits }
 
 // flatten lists the leaf fields of struct type typ under their dotted
 // names ("Pos.Base.X"), with offsets from the start of the outermost
@@ -209,7 +345,10 @@ func (t *Table[T]) Name() string { return t.name }
 func (t *Table[T]) Fields() []Field {
 	out := make([]Field, len(t.fields))
 	for i, f := range t.fields {
-		out[i] = Field{Name: f.name, Bits: f.bits, Inc: f.inc}
+		out[i] = Field{Name: f.name, Bits: f.bits, Inc: f.inc, Diff: f.diff}
+		if f.pred != nil {
+			out[i].Predict = f.pred.spec
+		}
 	}
 	return out
 }
@@ -238,6 +377,63 @@ func (t *Table[T]) lastChanged(from, to *T) int {
 		}
 	}
 	return 0
+}
+
+// expect returns the value field i is expected to have in to: its
+// prediction, or the base's value.
+func (t *Table[T]) expect(i int, from, to *T, ctx int32) uint32 {
+	f := &t.fields[i]
+	base := *t.ptr(from, f.off)
+	p := f.pred
+	if p == nil || p.hasWhen && *t.ptr(from, p.when) != p.whenValue {
+		return base
+	}
+	dt := int64(ctx)
+	if p.hasClock {
+		dt = int64(int32(*t.ptr(to, p.clock) - *t.ptr(from, p.clock)))
+	}
+	if dt <= 0 || dt > MaxPredictMsec {
+		return base
+	}
+	rate := int64(int32(*t.ptr(to, p.rate)))
+	if p.mean {
+		rate = (int64(int32(*t.ptr(from, p.rate))) + rate) / 2
+	}
+	n := rate * dt
+	if n >= 0 {
+		n = (n + 500) / 1000
+	} else {
+		n = -((-n + 500) / 1000)
+	}
+	return base + uint32(int32(n))
+}
+
+// lastUnexpected returns one past the index of the last scalar field of
+// to that differs from its expected value (0 if none does).
+func (t *Table[T]) lastUnexpected(from, to *T, ctx int32) int {
+	if t.npred == 0 {
+		return t.lastChanged(from, to)
+	}
+	for i := len(t.fields) - 1; i >= 0; i-- {
+		if *t.ptr(to, t.fields[i].off) != t.expect(i, from, to, ctx) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// fillExpected sets the scalar fields of to from index lc on to their
+// expected values: the reader's side of a delta whose last-changed count
+// is lc. Fields without a predictor already hold the base's value.
+func (t *Table[T]) fillExpected(from, to *T, ctx int32, lc int) {
+	if t.npred == 0 {
+		return
+	}
+	for i := lc; i < len(t.fields); i++ {
+		if t.fields[i].pred != nil {
+			*t.ptr(to, t.fields[i].off) = t.expect(i, from, to, ctx)
+		}
+	}
 }
 
 // Truncate reduces every integer field of v to what its width carries on
@@ -305,8 +501,8 @@ func floatInt(v uint32) (uint32, bool) {
 	return uint32(i + FloatIntBias), true
 }
 
-// writeInt writes a changed integer field's value v; old is its value
-// in the base (see Field.Inc).
+// writeInt writes a changed integer field's value v; old is its
+// expected value (see Field.Inc and Field.Diff).
 func writeInt(w *Writer, f field, old, v uint32) {
 	if f.inc > 0 {
 		if d := v - old; d < 1<<f.inc {
@@ -316,14 +512,26 @@ func writeInt(w *Writer, f field, old, v uint32) {
 		}
 		w.WriteBits(0, 1)
 	}
+	if f.diff > 0 {
+		d := int32(truncate(v-old, -width(f.bits)))
+		if lim := int32(1) << (f.diff - 1); d >= -lim && d < lim {
+			w.WriteBits(1, 1)
+			w.WriteRawBits(uint32(d), f.diff)
+			return
+		}
+		w.WriteBits(0, 1)
+	}
 	w.WriteBits(v, f.bits)
 }
 
-// readInt reads what writeInt wrote; old is the field's value in the
-// base.
+// readInt reads what writeInt wrote; old is the field's expected value.
 func readInt(r *Reader, f field, old uint32) uint32 {
 	if f.inc > 0 && r.ReadBits(1) == 1 {
 		return old + r.ReadBits(f.inc)
+	}
+	if f.diff > 0 && r.ReadBits(1) == 1 {
+		d := truncate(r.ReadRawBits(f.diff), -f.diff)
+		return truncate(old+d, f.bits)
 	}
 	return r.ReadBits(f.bits)
 }
@@ -347,39 +555,51 @@ func (t *Table[T]) readFloat(r *Reader) uint32 {
 }
 
 // WriteDeltaEntity writes the entity-style delta from from to to under
-// entity number (Quake III's MSG_WriteDeltaEntity). A nil from means the
+// entity number (Quake III's MSG_WriteDeltaEntity), with no predictor
+// context (ctx 0), as a gamestate's baselines are. A nil from means the
 // zero value (pass a baseline to delta from one); a nil to writes the
-// entity as removed. When nothing changed, nothing is written unless force
-// is set, in which case the number and a "no change" bit go out.
-//
-// Layout: number (EntityNumBits), removed bit; if not removed, a "has
-// changes" bit; if set, the last-changed count (8 bits) and for each field
-// up to it a changed bit and, if changed, the value: integers as a zero
-// bit or a one bit and the value, floats as a zero bit (value 0), or a one
-// bit then a tier bit: 0 and a 13-bit biased integer, 1 and 32 raw bits.
+// entity as removed. When to equals from, nothing is written unless force
+// is set. Layout: the number in EntityNumBits, then WriteEntity's.
 func (t *Table[T]) WriteDeltaEntity(w *Writer, from, to *T, number uint32, force bool) {
+	if to != nil && !force && t.lastChanged(t.orZero(from), to) == 0 {
+		return
+	}
+	w.WriteBits(number, EntityNumBits)
+	t.WriteEntity(w, from, to, 0)
+}
+
+// WriteEntity writes the entity-style delta from from to to without the
+// entity number, which the caller has coded: a snapshot's entity list
+// codes numbers as gaps. A nil from means the zero value; a nil to
+// writes the entity as removed. ctx is passed to the table's predictors
+// (a snapshot passes its time since its base, 0 for a baseline).
+//
+// Layout: a removed bit; if not removed, a "has changes" bit (0: every
+// field has its expected value); if set, the last-changed count
+// (LastChangedBits wide, one past the last field that differs from its
+// expected value) and for each field up to it a changed bit and, if
+// changed, the value: integers as a zero bit (value 0) or a one bit and
+// the value in its Inc or Diff form or its width, floats as a zero bit
+// (value 0), or a one bit then a tier bit: 0 and a 13-bit biased
+// integer, 1 and 32 raw bits.
+func (t *Table[T]) WriteEntity(w *Writer, from, to *T, ctx int32) {
 	if to == nil {
-		w.WriteBits(number, EntityNumBits)
 		w.WriteBits(1, 1)
 		return
 	}
 	from = t.orZero(from)
-	lc := t.lastChanged(from, to)
+	w.WriteBits(0, 1)
+	lc := t.lastUnexpected(from, to, ctx)
 	if lc == 0 {
-		if force {
-			w.WriteBits(number, EntityNumBits)
-			w.WriteBits(0, 1)
-			w.WriteBits(0, 1)
-		}
+		w.WriteBits(0, 1)
 		return
 	}
-	w.WriteBits(number, EntityNumBits)
-	w.WriteBits(0, 1)
 	w.WriteBits(1, 1)
-	w.WriteBits(uint32(lc), 8)
+	w.WriteRawBits(uint32(lc), t.lcBits)
 	for i, f := range t.fields[:lc] {
 		v := *t.ptr(to, f.off)
-		if v == *t.ptr(from, f.off) {
+		e := t.expect(i, from, to, ctx)
+		if v == e {
 			w.WriteBits(0, 1)
 			continue
 		}
@@ -393,19 +613,29 @@ func (t *Table[T]) WriteDeltaEntity(w *Writer, from, to *T, number uint32, force
 			t.writeFloat(w, v)
 		default:
 			w.WriteBits(1, 1)
-			writeInt(w, f, *t.ptr(from, f.off), v)
+			writeInt(w, f, e, v)
 		}
 		t.sent[i].add(w.BitLen() - start)
 	}
 }
 
 // ReadDeltaEntity reads what WriteDeltaEntity wrote, after the caller has
-// read the entity number (EntityNumBits) to decide which from to use. It
-// sets *to (which may alias from) and reports whether the entity was
-// removed, in which case *to is the zero value. A nil from means the zero
-// value. Malformed input sets r's error.
+// read the entity number (EntityNumBits) to decide which from to use:
+// ReadEntity with ctx 0.
 func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
+	return t.ReadEntity(r, from, to, 0)
+}
+
+// ReadEntity reads what WriteEntity wrote with the same ctx. It sets *to
+// and reports whether the entity was removed, in which case *to is the
+// zero value. A nil from means the zero value. to may alias from only
+// when the table has no predictors. Malformed input sets r's error.
+func (t *Table[T]) ReadEntity(r *Reader, from, to *T, ctx int32) (removed bool) {
 	from = t.orZero(from)
+	if from == to && t.npred > 0 {
+		r.fail(fmt.Errorf("msg: %s delta: base and result are the same value in a table with predictors", t.name))
+		return false
+	}
 	if r.ReadBits(1) == 1 {
 		*to = t.zero
 		if r.trace != nil {
@@ -420,15 +650,18 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 		r.traceStart(t.name, false)
 	}
 	if r.ReadBits(1) == 0 {
+		t.fillExpected(from, to, ctx, 0)
 		return false
 	}
-	lc := int(r.ReadBits(8))
+	lc := int(r.ReadRawBits(t.lcBits))
 	if lc > len(t.fields) {
 		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
 		return false
 	}
 	for i, f := range t.fields[:lc] {
+		e := t.expect(i, from, to, ctx)
 		if r.ReadBits(1) == 0 {
+			*t.ptr(to, f.off) = e
 			continue
 		}
 		start := r.BitPos()
@@ -437,7 +670,7 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 			if f.bits == 0 {
 				v = t.readFloat(r)
 			} else {
-				v = readInt(r, f, *t.ptr(to, f.off))
+				v = readInt(r, f, e)
 			}
 		}
 		*t.ptr(to, f.off) = v
@@ -446,6 +679,7 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 			r.traceField(t.name, f.name, -1, f.bits, v)
 		}
 	}
+	t.fillExpected(from, to, ctx, lc)
 	return false
 }
 
@@ -453,18 +687,20 @@ func (t *Table[T]) ReadDeltaEntity(r *Reader, from, to *T) (removed bool) {
 // to (Quake III's MSG_WriteDeltaPlayerstate). A nil from means the zero
 // value.
 //
-// Layout: the last-changed count (8 bits); for each field up to it a
-// changed bit and, if changed, the value: integers in their width with no
-// zero bit, floats as a tier bit then 13 or 32 bits. Then the arrays: one
+// Layout: the last-changed count (LastChangedBits wide, one past the
+// last field that differs from its expected value); for each field up to
+// it a changed bit and, if changed, the value: integers in their Inc or
+// Diff form or their width with no zero bit, floats as a tier bit then 13 or 32 bits. Then the arrays: one
 // bit saying whether any changed; if so, per array a bit, and for a changed
 // array its change mask (one bit per element) and each changed element.
 func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 	from = t.orZero(from)
-	lc := t.lastChanged(from, to)
-	w.WriteBits(uint32(lc), 8)
+	lc := t.lastUnexpected(from, to, 0)
+	w.WriteRawBits(uint32(lc), t.lcBits)
 	for i, f := range t.fields[:lc] {
 		v := *t.ptr(to, f.off)
-		if v == *t.ptr(from, f.off) {
+		e := t.expect(i, from, to, 0)
+		if v == e {
 			w.WriteBits(0, 1)
 			continue
 		}
@@ -473,7 +709,7 @@ func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 		if f.bits == 0 {
 			t.writeFloat(w, v)
 		} else {
-			writeInt(w, f, *t.ptr(from, f.off), v)
+			writeInt(w, f, e, v)
 		}
 		t.sent[i].add(w.BitLen() - start)
 	}
@@ -517,19 +753,25 @@ func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 // (which may alias from). A nil from means the zero value.
 func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 	from = t.orZero(from)
+	if from == to && t.npred > 0 {
+		r.fail(fmt.Errorf("msg: %s delta: base and result are the same value in a table with predictors", t.name))
+		return
+	}
 	if from != to {
 		*to = *from
 	}
 	if r.trace != nil {
 		r.traceStart(t.name, false)
 	}
-	lc := int(r.ReadBits(8))
+	lc := int(r.ReadRawBits(t.lcBits))
 	if lc > len(t.fields) {
 		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
 		return
 	}
 	for i, f := range t.fields[:lc] {
+		e := t.expect(i, from, to, 0)
 		if r.ReadBits(1) == 0 {
+			*t.ptr(to, f.off) = e
 			continue
 		}
 		start := r.BitPos()
@@ -537,7 +779,7 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 		if f.bits == 0 {
 			v = t.readFloat(r)
 		} else {
-			v = readInt(r, f, *t.ptr(to, f.off))
+			v = readInt(r, f, e)
 		}
 		*t.ptr(to, f.off) = v
 		t.recv[i].add(r.BitPos() - start + 1)
@@ -545,6 +787,7 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 			r.traceField(t.name, f.name, -1, f.bits, v)
 		}
 	}
+	t.fillExpected(from, to, 0, lc)
 	if len(t.arrays) == 0 || r.ReadBits(1) == 0 {
 		return
 	}
@@ -577,8 +820,12 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 // and an 8-bit increment when it grew by less than 256 ms (0 included:
 // the time is always sent), else a zero bit and the 32-bit time; then one bit
 // saying whether any other field changed; if so, each other field as a
-// changed bit and, if changed, its value XOR (key ^ serverTime), in the
-// field's width. Floats go as 32 bits.
+// changed bit and, if changed, its value XOR (key ^ serverTime) in the
+// field's width, as raw bits (a keyed value has no common bytes for
+// Huffman coding to shorten). A field with Diff goes, when its residual
+// (new − base, modulo its width) fits, as a one bit and the residual XOR
+// the key in Diff raw bits, else a zero bit and the full form. Floats go
+// as 32 bits.
 func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 	from = t.orZero(from)
 	if len(t.fields) == 0 {
@@ -602,11 +849,21 @@ func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 		}
 		start := w.BitLen()
 		w.WriteBits(1, 1)
-		bits := f.bits
-		if bits == 0 {
-			bits = 32
+		if f.diff > 0 {
+			d := int32(truncate(v-*t.ptr(from, f.off), -width(f.bits)))
+			if lim := int32(1) << (f.diff - 1); d >= -lim && d < lim {
+				w.WriteRawBits(1, 1)
+				w.WriteRawBits(uint32(d)^key, f.diff)
+				t.sent[i+1].add(w.BitLen() - start)
+				continue
+			}
+			w.WriteRawBits(0, 1)
 		}
-		w.WriteBits(v^key, bits)
+		n := width(f.bits)
+		if f.bits == 0 {
+			n = 32
+		}
+		w.WriteRawBits(v^key, n)
 		t.sent[i+1].add(w.BitLen() - start)
 	}
 }
@@ -642,8 +899,13 @@ func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
 		if bits == 0 {
 			bits = 32
 		}
-		n := width(bits)
-		v := truncate(r.ReadBits(n)^key, bits)
+		var v uint32
+		if f.diff > 0 && r.ReadRawBits(1) == 1 {
+			d := truncate(r.ReadRawBits(f.diff)^key, -f.diff)
+			v = truncate(*t.ptr(to, f.off)+d, bits)
+		} else {
+			v = truncate(r.ReadRawBits(width(bits))^key, bits)
+		}
 		*t.ptr(to, f.off) = v
 		t.recv[i+1].add(r.BitPos() - start + 1)
 		if r.trace != nil {

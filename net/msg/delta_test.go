@@ -27,8 +27,8 @@ type testEntity struct {
 
 var entityTable = MustTable[testEntity]("testEntity", TableSpec{
 	Fields: []Field{
-		{"X", 0, 0}, {"Y", 0, 0}, {"Event", -10, 0}, {"Time", -32, 0}, {"Flags", 19, 0},
-		{"Angle", 0, 0}, {"Model", 8, 0}, {"Big", 32, 0}, {"Bit", 1, 0}, {"SignBit", -1, 0}, {"Odd", -13, 0},
+		{Name: "X", Bits: 0, Inc: 0}, {Name: "Y", Bits: 0, Inc: 0}, {Name: "Event", Bits: -10, Inc: 0}, {Name: "Time", Bits: -32, Inc: 0}, {Name: "Flags", Bits: 19, Inc: 0},
+		{Name: "Angle", Bits: 0, Inc: 0}, {Name: "Model", Bits: 8, Inc: 0}, {Name: "Big", Bits: 32, Inc: 0}, {Name: "Bit", Bits: 1, Inc: 0}, {Name: "SignBit", Bits: -1, Inc: 0}, {Name: "Odd", Bits: -13, Inc: 0},
 	},
 	Omit: []string{"Number"},
 })
@@ -46,8 +46,8 @@ type testPlayer struct {
 
 var playerTable = MustTable[testPlayer]("testPlayer", TableSpec{
 	Fields: []Field{
-		{"CommandTime", 32, 0}, {"X", 0, 0}, {"Y", 0, 0}, {"VelX", 0, 0}, {"VelY", 0, 0},
-		{"WeaponTime", -16, 0}, {"Weapon", 5, 0},
+		{Name: "CommandTime", Bits: 32, Inc: 0}, {Name: "X", Bits: 0, Inc: 0}, {Name: "Y", Bits: 0, Inc: 0}, {Name: "VelX", Bits: 0, Inc: 0}, {Name: "VelY", Bits: 0, Inc: 0},
+		{Name: "WeaponTime", Bits: -16, Inc: 0}, {Name: "Weapon", Bits: 5, Inc: 0},
 	},
 	Arrays: []ArrayField{{"Stats", -16}, {"Ammo", 10}, {"Powerups", 32}},
 })
@@ -64,8 +64,8 @@ type testCmd struct {
 
 var cmdTable = MustTable[testCmd]("testCmd", TableSpec{
 	Fields: []Field{
-		{"ServerTime", 32, 8}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
-		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
+		{Name: "ServerTime", Bits: 32, Inc: 8}, {Name: "Angle", Bits: 16, Inc: 0}, {Name: "Forward", Bits: -8, Inc: 0}, {Name: "Right", Bits: -8, Inc: 0},
+		{Name: "Buttons", Bits: 16, Inc: 0}, {Name: "Weapon", Bits: 8, Inc: 0}, {Name: "Aim", Bits: 0, Inc: 0},
 	},
 })
 
@@ -334,22 +334,19 @@ func TestDeltaAliasing(t *testing.T) {
 
 func TestDeltaRejectsBadLastChanged(t *testing.T) {
 	w := NewWriter(make([]byte, 64), Huffman)
-	w.WriteBits(0, 1)   // not removed
-	w.WriteBits(1, 1)   // has changes
-	w.WriteBits(200, 8) // last-changed beyond the table
+	w.WriteBits(0, 1)                                 // not removed
+	w.WriteBits(1, 1)                                 // has changes
+	w.WriteRawBits(15, entityTable.LastChangedBits()) // beyond the table's 11 fields
 	var e testEntity
 	r := NewReader(w.Bytes(), Huffman)
 	entityTable.ReadDeltaEntity(r, nil, &e)
-	if r.Err() == nil || !strings.Contains(r.Err().Error(), "last-changed 200") {
+	if r.Err() == nil || !strings.Contains(r.Err().Error(), "last-changed 15") {
 		t.Fatalf("err %v", r.Err())
 	}
-	w.Reset(make([]byte, 64), Huffman)
-	w.WriteBits(100, 8)
-	r = NewReader(w.Bytes(), Huffman)
-	var p testPlayer
-	playerTable.ReadDeltaPlayerState(r, nil, &p)
-	if r.Err() == nil {
-		t.Fatal("player state accepted last-changed 100")
+	// The player table's 7 fields fill its 3-bit count: no count is
+	// beyond it, so only the entity table can show this error.
+	if playerTable.LastChangedBits() != 3 {
+		t.Fatalf("player table's last-changed count is %d bits, want 3", playerTable.LastChangedBits())
 	}
 }
 
@@ -425,8 +422,8 @@ func TestNestedStructFields(t *testing.T) {
 		Event  int32
 	}
 	tbl, err := NewTable[ent]("nested", TableSpec{
-		Fields: []Field{{"Pos.Base.X", -20, 0}, {"Pos.Base.Y", -20, 0}, {"Event", 8, 0},
-			{"Pos.Type", 4, 0}, {"Pos.Delt.X", -16, 0}, {"Pos.Delt.Y", -16, 0}},
+		Fields: []Field{{Name: "Pos.Base.X", Bits: -20, Inc: 0}, {Name: "Pos.Base.Y", Bits: -20, Inc: 0}, {Name: "Event", Bits: 8, Inc: 0},
+			{Name: "Pos.Type", Bits: 4, Inc: 0}, {Name: "Pos.Delt.X", Bits: -16, Inc: 0}, {Name: "Pos.Delt.Y", Bits: -16, Inc: 0}},
 		Omit: []string{"Number", "Old"},
 	})
 	if err != nil {
@@ -444,7 +441,7 @@ func TestNestedStructFields(t *testing.T) {
 	if r.Err() != nil || got != want {
 		t.Fatalf("got %+v want %+v (%v)", got, want, r.Err())
 	}
-	if _, err := NewTable[ent]("nested", TableSpec{Fields: []Field{{"Pos.Base.X", 8, 0}}, Omit: []string{"Number", "Old"}}); err == nil ||
+	if _, err := NewTable[ent]("nested", TableSpec{Fields: []Field{{Name: "Pos.Base.X", Bits: 8, Inc: 0}}, Omit: []string{"Number", "Old"}}); err == nil ||
 		!strings.Contains(err.Error(), "Pos.Type of") {
 		t.Fatalf("missing nested field not reported: %v", err)
 	}
@@ -469,31 +466,31 @@ func TestNewTableErrors(t *testing.T) {
 	}{
 		{"not a struct", func() error { _, err := NewTable[int]("x", TableSpec{}); return err }, "not a struct"},
 		{"missing field", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 8, Inc: 0}}})
 			return err
 		}, "field B of"},
 		{"unknown field", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 0, 0}, {"Z", 1, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 8, Inc: 0}, {Name: "B", Bits: 0, Inc: 0}, {Name: "Z", Bits: 1, Inc: 0}}})
 			return err
 		}, "no field Z"},
 		{"twice", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 0, 0}, {"A", 8, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 8, Inc: 0}, {Name: "B", Bits: 0, Inc: 0}, {Name: "A", Bits: 8, Inc: 0}}})
 			return err
 		}, "listed twice"},
 		{"float with bits", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 8, 0}, {"B", 8, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 8, Inc: 0}, {Name: "B", Bits: 8, Inc: 0}}})
 			return err
 		}, "cannot have 8 bits"},
 		{"int as float", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 0, 0}, {"B", 0, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 0, Inc: 0}, {Name: "B", Bits: 0, Inc: 0}}})
 			return err
 		}, "cannot have 0 bits"},
 		{"width 33", func() error {
-			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{"A", 33, 0}, {"B", 0, 0}}})
+			_, err := NewTable[ok]("x", TableSpec{Fields: []Field{{Name: "A", Bits: 33, Inc: 0}, {Name: "B", Bits: 0, Inc: 0}}})
 			return err
 		}, "cannot have 33 bits"},
 		{"64-bit field", func() error {
-			_, err := NewTable[bad]("x", TableSpec{Fields: []Field{{"C", 32, 0}}})
+			_, err := NewTable[bad]("x", TableSpec{Fields: []Field{{Name: "C", Bits: 32, Inc: 0}}})
 			return err
 		}, "field C"},
 		{"array too long", func() error {
@@ -517,8 +514,8 @@ func TestNewTableErrors(t *testing.T) {
 
 func TestFieldCounters(t *testing.T) {
 	tbl := MustTable[testCmd]("counted", TableSpec{Fields: []Field{
-		{"ServerTime", 32, 8}, {"Angle", 16, 0}, {"Forward", -8, 0}, {"Right", -8, 0},
-		{"Buttons", 16, 0}, {"Weapon", 8, 0}, {"Aim", 0, 0},
+		{Name: "ServerTime", Bits: 32, Inc: 8}, {Name: "Angle", Bits: 16, Inc: 0}, {Name: "Forward", Bits: -8, Inc: 0}, {Name: "Right", Bits: -8, Inc: 0},
+		{Name: "Buttons", Bits: 16, Inc: 0}, {Name: "Weapon", Bits: 8, Inc: 0}, {Name: "Aim", Bits: 0, Inc: 0},
 	}})
 	var from testCmd
 	w := NewWriter(make([]byte, 4096), Huffman)
@@ -657,7 +654,7 @@ func TestFieldIncrement(t *testing.T) {
 				}
 				// lastChanged, Time's changed bit, then its form bit.
 				rd := r()
-				rd.ReadBits(8)
+				rd.ReadRawBits(clockTable.LastChangedBits())
 				rd.ReadBits(1)
 				if short := rd.ReadBits(1) == 1; short != tc.short {
 					t.Errorf("short form %v, want %v", short, tc.short)

@@ -10,9 +10,6 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
-
-	"golang.org/x/net/ipv4"
-	"golang.org/x/net/ipv6"
 )
 
 var _ BatchConn = (*UDPConn)(nil)
@@ -28,20 +25,24 @@ type udpBatch struct {
 	w writer
 }
 
-// writer is WriteBatch's side: x/net's sendmmsg, with the message
-// headers and addresses it fills kept from call to call, so that steady
+// writer is WriteBatch's side: sendmmsg called directly, with the
+// message headers and addresses kept from call to call, so that steady
 // batches allocate nothing.
 type writer struct {
-	batch func(ms []ipv4.Message, flags int) (int, error) // WriteBatch of an ipv4 or ipv6 PacketConn
-	ms    [MaxBatch]ipv4.Message
-	bufs  [MaxBatch][1][]byte
-	addrs [MaxBatch]net.UDPAddr
-	ips   [MaxBatch][16]byte
+	rc    syscall.RawConn
+	write func(fd uintptr) bool // w.sendmmsg, bound once
+	inet6 bool                  // the socket is AF_INET6 (IPv6 or dual-stack)
+	hs    [MaxBatch]mmsghdr
+	iovs  [MaxBatch]syscall.Iovec
+	names [MaxBatch]syscall.RawSockaddrInet6
+	k, n  int
+	errno syscall.Errno
 }
 
-// reader is ReadBatch's side: recvmmsg called directly, because x/net's
-// ReadBatch returns every sender as a new *net.UDPAddr (two allocations
-// per packet). Its headers, addresses and control buffers are kept from
+// reader is ReadBatch's side: recvmmsg called directly (x/net's
+// ReadBatch would return every sender as a new *net.UDPAddr, two
+// allocations per packet, and tremor/net imports only the standard
+// library). Its headers, addresses and control buffers are kept from
 // call to call; the socket stamps each packet with its arrival time
 // (SO_TIMESTAMPNS).
 type reader struct {
@@ -64,30 +65,24 @@ type mmsghdr struct {
 // oobLen is room for one SCM_TIMESTAMPNS control message.
 const oobLen = syscall.SizeofCmsghdr + 16 + 8
 
-// newUDPBatch makes c's batch state: writes through an ipv4.PacketConn
-// for an IPv4 socket, an ipv6.PacketConn for any other (IPv6,
-// dual-stack); reads through c's raw conn, arrival times turned on.
+// newUDPBatch makes c's batch state, reading and writing through c's
+// raw conn, arrival times turned on.
 func newUDPBatch(c *net.UDPConn, local netip.AddrPort) *udpBatch {
-	b := new(udpBatch)
-	if local.Addr().Is4() {
-		b.w.batch = ipv4.NewPacketConn(c).WriteBatch
-	} else {
-		p := ipv6.NewPacketConn(c)
-		b.w.batch = func(ms []ipv4.Message, flags int) (int, error) { return p.WriteBatch(ms, flags) }
-	}
-	for i := range b.w.ms {
-		b.w.ms[i].Buffers = b.w.bufs[i][:]
-	}
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return nil
 	}
+	b := new(udpBatch)
 	_ = rc.Control(func(fd uintptr) {
 		// Without arrival times ReadBatch leaves Packet.Time zero.
 		_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
+		if sa, err := syscall.Getsockname(int(fd)); err == nil {
+			_, b.w.inet6 = sa.(*syscall.SockaddrInet6)
+		}
 	})
-	b.r.rc = rc
+	b.r.rc, b.w.rc = rc, rc
 	b.r.read = b.r.recvmmsg
+	b.w.write = b.w.sendmmsg
 	return b
 }
 
@@ -203,43 +198,96 @@ func cmsgAlign(l int) int {
 	return (l + a - 1) &^ (a - 1)
 }
 
+// sendmmsg is the raw conn's write function: one sendmmsg of w.k
+// packets, waiting for room in the socket's buffer if it has none.
+func (w *writer) sendmmsg(fd uintptr) bool {
+	n, _, errno := syscall.Syscall6(sysSENDMMSG, fd, uintptr(unsafe.Pointer(&w.hs[0])), uintptr(w.k), 0, 0, 0)
+	w.n, w.errno = int(n), errno
+	if errno != 0 {
+		w.n = 0
+	}
+	return errno != syscall.EAGAIN && errno != syscall.EWOULDBLOCK
+}
+
+// putAddr writes to into name i as the socket's family wants it (an
+// IPv4 address IPv4-mapped on an AF_INET6 socket) and returns its length,
+// or 0 if the socket cannot send there.
+func (w *writer) putAddr(i int, to netip.AddrPort) uint32 {
+	sa := &w.names[i]
+	*sa = syscall.RawSockaddrInet6{}
+	a := to.Addr()
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], to.Port())
+	if !w.inet6 {
+		if !a.Unmap().Is4() {
+			return 0
+		}
+		sa4 := (*syscall.RawSockaddrInet4)(unsafe.Pointer(sa))
+		sa4.Family = syscall.AF_INET
+		sa4.Addr = a.Unmap().As4()
+		return syscall.SizeofSockaddrInet4
+	}
+	sa.Family = syscall.AF_INET6
+	sa.Addr = a.As16()
+	if z := a.Zone(); z != "" {
+		if id, err := strconv.ParseUint(z, 10, 32); err == nil {
+			sa.Scope_id = uint32(id)
+		} else if ifi, err := net.InterfaceByName(z); err == nil {
+			sa.Scope_id = uint32(ifi.Index)
+		}
+	}
+	return syscall.SizeofSockaddrInet6
+}
+
+// errAddrFamily is WriteBatch's error for an IPv6 destination on an IPv4
+// socket.
+var errAddrFamily = errors.New("netchan: WriteBatch: an IPv6 destination for an IPv4 socket")
+
 // WriteBatch implements BatchConn with sendmmsg, MaxBatch packets at
 // most per call. It does not allocate.
 func (u *UDPConn) WriteBatch(ps []Packet) (int, error) {
 	if u.batch == nil {
 		return 0, errors.New("netchan: WriteBatch: no raw socket")
 	}
-	b := &u.batch.w
+	w := &u.batch.w
 	done := 0
 	for done < len(ps) {
 		k := min(len(ps)-done, MaxBatch)
 		for i := range k {
 			p := &ps[done+i]
-			b.bufs[i][0] = p.Buf
-			ua := &b.addrs[i]
-			a := p.Addr.Addr()
-			if a.Is4() {
-				a4 := a.As4()
-				ua.IP = append(b.ips[i][:0], a4[:]...)
-			} else {
-				a16 := a.As16()
-				ua.IP = append(b.ips[i][:0], a16[:]...)
+			namelen := w.putAddr(i, p.Addr)
+			if namelen == 0 {
+				if i == 0 {
+					return done, errAddrFamily
+				}
+				k = i // send those before it; the next call reports it
+				break
 			}
-			ua.Port = int(p.Addr.Port())
-			ua.Zone = a.Zone()
-			b.ms[i].Addr = ua
+			iov := &w.iovs[i]
+			iov.Base = nil
+			if len(p.Buf) > 0 {
+				iov.Base = &p.Buf[0]
+			}
+			iov.SetLen(len(p.Buf))
+			h := &w.hs[i]
+			h.hdr = syscall.Msghdr{Name: (*byte)(unsafe.Pointer(&w.names[i])), Namelen: namelen, Iov: iov}
+			h.hdr.Iovlen = 1
+			h.len = 0
 		}
-		n, err := b.batch(b.ms[:k], 0)
+		w.k = k
+		err := w.rc.Write(w.write)
 		for i := range k {
-			b.bufs[i][0] = nil
+			w.iovs[i].Base = nil // do not keep the caller's buffers alive
 		}
-		done += max(n, 0)
 		if err != nil {
 			return done, err
 		}
-		if n <= 0 {
+		if w.errno != 0 {
+			return done, os.NewSyscallError("sendmmsg", w.errno)
+		}
+		if w.n <= 0 {
 			return done, errShortBatch
 		}
+		done += w.n
 	}
 	return done, nil
 }

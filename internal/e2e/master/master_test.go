@@ -21,6 +21,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"tremor/common/proto"
 
 	"tremor/master"
 	"tremor/net/oob"
@@ -174,7 +175,7 @@ type qstatServer struct {
 }
 
 // runQuakestat lists the master's servers with their players:
-// quakestat -q3m,3 MASTER -P -raw , -mi 0.25. quakestat waits for its
+// quakestat -q3m,VERSION MASTER -P -raw , -mi 0.25. quakestat waits for its
 // master retries before it queries the servers, 8 s with the default
 // -mi of 2 s; -mi 0.25 makes that 1 s. (Its -timeout option makes it
 // print nothing at all, so the test bounds it itself.)
@@ -182,7 +183,7 @@ func runQuakestat(t *testing.T, bin string, masterAddr netip.AddrPort) (map[stri
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "-q3m,3", masterAddr.String(), "-P", "-raw", ",", "-mi", "0.25").CombinedOutput()
+	out, err := exec.CommandContext(ctx, bin, fmt.Sprintf("-q3m,%d", proto.Version), masterAddr.String(), "-P", "-raw", ",", "-mi", "0.25").CombinedOutput()
 	if err != nil {
 		t.Fatalf("quakestat: %v\n%s", err, out)
 	}
@@ -238,7 +239,7 @@ func TestMasterWithQuakestat(t *testing.T) {
 		sa, sb := servers[aAddr.String()], servers[bAddr.String()]
 		return sa != nil && sb != nil && len(sa.playerLines) == 2 && len(sb.playerLines) == 3
 	})
-	t.Logf("quakestat -q3m,3 %s -P -raw , printed:\n%s", maddr, raw)
+	t.Logf("quakestat -q3m,%d %s -P -raw , printed:\n%s", proto.Version, maddr, raw)
 	if !ok {
 		t.Fatalf("quakestat does not list both servers with their players")
 	}
@@ -355,12 +356,12 @@ func readAll(c *net.UDPConn, quiet time.Duration) [][]byte {
 	}
 }
 
-// getServers asks the master for every server of protocol 3 and returns
+// getServers asks the master for every server of Tremor's protocol and returns
 // their addresses.
 func getServers(t *testing.T, maddr netip.AddrPort) []netip.AddrPort {
 	t.Helper()
 	c := udp(t)
-	if _, err := c.WriteToUDPAddrPort(oob.Packet("getservers 3 empty full"), maddr); err != nil {
+	if _, err := c.WriteToUDPAddrPort(oob.Packet(fmt.Sprintf("getservers %d empty full", proto.Version)), maddr); err != nil {
 		t.Fatal(err)
 	}
 	var addrs []netip.AddrPort
@@ -413,7 +414,7 @@ func testForgedHeartbeat(t *testing.T, m *proc, maddr netip.AddrPort) {
 // than it sent.
 func testGetServersFlood(t *testing.T, maddr netip.AddrPort) {
 	c := udp(t)
-	q := oob.Packet("getservers 3 empty full")
+	q := oob.Packet(fmt.Sprintf("getservers %d empty full", proto.Version))
 	const n = 300
 	begin := time.Now()
 	for range n {
