@@ -6,7 +6,6 @@ require (
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/quasilyte/gdata/v2 v2.0.0
 	golang.org/x/image v0.47.0
-	golang.org/x/net v0.62.0
 )
 
 require (

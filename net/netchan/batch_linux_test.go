@@ -150,3 +150,23 @@ func TestUDPBatchClosed(t *testing.T) {
 		t.Errorf("WriteBatch after Close: %v", err)
 	}
 }
+
+// An IPv4 socket cannot send to an IPv6 address: WriteBatch sends the
+// packets before it and says why it stopped.
+func TestUDPBatchFamily(t *testing.T) {
+	a, b := listenUDP(t), listenUDP(t)
+	ps := []Packet{
+		{Buf: []byte("first"), Addr: b.LocalAddr()},
+		{Buf: []byte("second"), Addr: netip.MustParseAddrPort("[::1]:9")},
+	}
+	if n, err := a.WriteBatch(ps); n != 1 || !errors.Is(err, errAddrFamily) {
+		t.Fatalf("WriteBatch = %d, %v; want 1, %v", n, err, errAddrFamily)
+	}
+	if err := b.SetReadDeadline(hangGuard()); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	if n, _, err := b.ReadFrom(buf); err != nil || string(buf[:n]) != "first" {
+		t.Fatalf("read %q, %v; want first", buf[:n], err)
+	}
+}

@@ -1,0 +1,6 @@
+//go:build linux && 386
+
+package netchan
+
+// sysSENDMMSG is sendmmsg(2)'s number; package syscall lacks it here.
+const sysSENDMMSG = 345
