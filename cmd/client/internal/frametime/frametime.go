@@ -26,8 +26,9 @@ type Recorder struct {
 	// CPUTime, when set, returns the CPU time the process has used so
 	// far, all its threads together (ProcessCPU): Add samples it, and
 	// the Summary divides what the frames kept used by their number. With
-	// a software renderer that is the renderer's cost too, and unlike the
-	// frame interval it hardly depends on what else the machine runs.
+	// a software renderer that is the renderer's cost too, and it moves
+	// with what else the machine runs much less than the frame interval
+	// does (docs/PERFORMANCE.md, "Client frame time").
 	CPUTime func() time.Duration
 }
 
