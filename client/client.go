@@ -276,7 +276,7 @@ func New(conn netchan.Conn, cfg Config) *Client {
 		inbox:     make(chan *packet, inboxLen),
 		free:      make(chan *packet, inboxLen),
 		done:      make(chan struct{}),
-		qport:     uint16(rng.Uint32()),
+		qport:     uint16(rng.Uint32N(0xFFFF)), // never 0xFFFF: netchan.ValidQport
 		maps:      make(map[string]*tilemap.Map),
 		oobBuf:    make([]byte, 0, oob.MaxPacketLen),
 		parseEnts: make([]bg.EntityState, MaxParseEntities),

@@ -80,7 +80,7 @@ func TestShowPackets(t *testing.T) {
 	}
 	matchLines(t, log.take(),
 		fmt.Sprintf(`recv +%d : s=%d fragment=0,%d partial`, len(pk[0]), seq, netchan.FragmentSize),
-		fmt.Sprintf(`recv +%d : s=%d fragment=%d,%d`, len(pk[1]), seq, netchan.FragmentSize, len(pk[1])-8),
+		fmt.Sprintf(`recv +%d : s=%d fragment=%d,%d`, len(pk[1]), seq, netchan.FragmentSize, len(pk[1])-netchan.SequenceLen-netchan.FragmentHeaderLen),
 		`send +\d+ : s=\d+`,
 	)
 

@@ -205,7 +205,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 		return
 	}
 	qp, err := strconv.ParseUint(infostr.ValueForKey(userinfo, "qport"), 10, 16)
-	if err != nil {
+	if err != nil || !netchan.ValidQport(uint16(qp)) {
 		reply("Invalid qport in connect request.\n")
 		return
 	}

@@ -66,7 +66,7 @@ func TestHostileInput(t *testing.T) {
 			for n := 0; n < 12; n++ {
 				send(random(n))
 				send([]byte(oob.Marker)[:min(n, 4)])
-				send(header(5, good.qport, true, 0, 100)[:min(n, 10)])
+				send(header(5, good.qport, true, 0, 100)[:min(n, netchan.MaxHeaderLen)])
 			}
 			send([]byte(oob.Marker + "conn"))
 			send([]byte(oob.Marker + "getinfo"))

@@ -379,6 +379,22 @@ type channel struct {
 	fragBuf  []byte // netchan.MaxMsgLen, allocated on the first fragment
 }
 
+// resolve places a packet's wire sequence (its low netchan.SequenceBits)
+// as netchan.Chan.Process does, against the last sequence delivered: a
+// sequence ahead, or one at or behind it (stale). Before anything was
+// delivered (an inspector attached mid-connection) the wire value is
+// taken as it is.
+func (ch *channel) resolve(wire uint32) uint32 {
+	if ch.incoming == 0 {
+		return wire
+	}
+	seq, ahead := netchan.ResolveSequence(wire, ch.incoming)
+	if !ahead {
+		return ch.incoming - seq
+	}
+	return seq
+}
+
 // process mirrors netchan.Chan.Process for a packet with header h and
 // body body; it returns the completed message (aliasing body or the
 // reassembly buffer), the kind of packet, and the sequence gap.
@@ -433,6 +449,7 @@ func (c *conn) packet(m *Message, packet []byte) {
 		ch = &c.up
 	}
 	h, err := netchan.PeekHeader(packet, side)
+	h.Sequence = ch.resolve(h.Sequence)
 	m.Sequence, m.Fragment, m.Qport = h.Sequence, h.Fragment, h.Qport
 	m.FragmentStart, m.FragmentLength = h.FragmentStart, h.FragmentLength
 	if err != nil {

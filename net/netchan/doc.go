@@ -19,7 +19,7 @@
 //
 // Wire format (little-endian, byte-aligned; the body is opaque here):
 //
-//	4 bytes  sequence; the high bit (FragmentBit) marks a fragment
+//	2 bytes  sequence: its low 15 bits (SequenceBits); the high bit (FragmentBit) marks a fragment
 //	2 bytes  qport            only in client->server packets
 //	2 bytes  fragment start   only if FragmentBit is set
 //	2 bytes  fragment length  only if FragmentBit is set

@@ -18,7 +18,16 @@ const (
 	FragmentSize = MaxPacketLen - 100
 
 	// FragmentBit is set in the sequence field of a fragment.
-	FragmentBit = 1 << 31
+	FragmentBit = 1 << 15
+
+	// SequenceBits is how many low bits of a message's sequence its
+	// packets carry: the receiver places them within MaxSequenceJump of
+	// the last sequence it delivered (ResolveSequence). Quake III sent
+	// 31 bits.
+	SequenceBits = 15
+
+	// SequenceMask keeps the low SequenceBits bits of a sequence.
+	SequenceMask = 1<<SequenceBits - 1
 
 	// MaxMsgLen is the longest message the channel sends or reassembles
 	// (Quake III MAX_MSGLEN).
@@ -33,7 +42,7 @@ const (
 	PacketMask = PacketBackup - 1
 
 	// SequenceLen is the size of the sequence field that starts every packet.
-	SequenceLen = 4
+	SequenceLen = 2
 
 	// QportLen is the size of the qport field of client->server packets.
 	QportLen = 2
@@ -84,8 +93,36 @@ const (
 	QueueMaxBytes = 4 * MaxMsgLen
 )
 
-// connectionless is the sequence value that marks an out-of-band packet.
+// connectionless is the 32-bit value that starts an out-of-band packet.
+// No channel packet starts with it: its first two bytes could be a
+// fragment's sequence, but the next two are then a qport, which is never
+// 0xFFFF (ValidQport), or a fragment start, which is at most MaxMsgLen.
 const connectionless = 0xFFFFFFFF
+
+// ValidQport reports whether a client may use qport: every value but
+// 0xFFFF, which would let a fragment's header read as the start of a
+// connectionless packet.
+func ValidQport(qport uint16) bool { return qport != 0xFFFF }
+
+// MaxReorder is how far behind the last delivered sequence a packet is
+// counted as merely out of order (Stats.OutOfOrder); a packet further
+// behind is counted as outside the window (Stats.SequenceJumps): no real
+// reordering delays a packet by a thousand messages, and a 15-bit
+// sequence far behind is as likely a forged one far ahead.
+const MaxReorder = 1024
+
+// ResolveSequence places wire, the low SequenceBits bits of a sequence
+// as a packet carries them, against incoming, the last sequence
+// delivered: the sequence 1 to MaxSequenceJump ahead of incoming with
+// those bits (ahead true), or the distance behind incoming, 0 for a
+// duplicate (ahead false).
+func ResolveSequence(wire, incoming uint32) (seq uint32, ahead bool) {
+	d := (wire - incoming) & SequenceMask
+	if d != 0 && d <= MaxSequenceJump {
+		return incoming + d, true
+	}
+	return (SequenceMask + 1 - d) & SequenceMask, false
+}
 
 // Errors returned by Transmit and Process. Every error from Process means
 // the packet was dropped.
@@ -120,7 +157,7 @@ func (s Side) String() string {
 
 // Header is a parsed packet header.
 type Header struct {
-	Sequence       uint32 // without FragmentBit
+	Sequence       uint32 // without FragmentBit; PeekHeader gives the SequenceBits the packet carries
 	Fragment       bool   // FragmentBit was set
 	HasQport       bool   // the packet carries a qport (client->server)
 	Qport          uint16 // valid if HasQport
@@ -144,11 +181,11 @@ func (h Header) Len() int {
 // Fragment, not bit 31 of Sequence, decides the fragment bit; HasQport and
 // Fragment decide which fields are written.
 func (h Header) Append(b []byte) []byte {
-	seq := h.Sequence &^ FragmentBit
+	seq := uint16(h.Sequence & SequenceMask)
 	if h.Fragment {
 		seq |= FragmentBit
 	}
-	b = binary.LittleEndian.AppendUint32(b, seq)
+	b = binary.LittleEndian.AppendUint16(b, seq)
 	if h.HasQport {
 		b = binary.LittleEndian.AppendUint16(b, h.Qport)
 	}
@@ -165,13 +202,13 @@ func (h Header) Append(b []byte) []byte {
 // packet to that client's Chan. The body starts at h.Len().
 func PeekHeader(packet []byte, side Side) (Header, error) {
 	var h Header
+	if len(packet) >= 4 && binary.LittleEndian.Uint32(packet) == connectionless {
+		return h, ErrConnectionless
+	}
 	if len(packet) < SequenceLen {
 		return h, ErrShortPacket
 	}
-	seq := binary.LittleEndian.Uint32(packet)
-	if seq == connectionless {
-		return h, ErrConnectionless
-	}
+	seq := uint32(binary.LittleEndian.Uint16(packet))
 	h.Sequence = seq &^ FragmentBit
 	h.Fragment = seq&FragmentBit != 0
 	n := SequenceLen
@@ -499,20 +536,24 @@ func (c *Chan) Process(packet []byte) (msg []byte, ok bool, err error) {
 	if c.side == ServerSide && h.Qport != c.qport {
 		return c.malformed(packet, h, ErrQportMismatch)
 	}
-	// No overflow: sequences are 31 bits.
-	if h.Sequence > c.incomingSequence+MaxSequenceJump {
-		c.stats.SequenceJumps++
-		c.trace(packet, h, ResultSequenceJump, 0)
-		return nil, false, nil
-	}
-	c.stats.LastReceivedSequence = h.Sequence
-	body := packet[h.Len():]
-
-	if h.Sequence <= c.incomingSequence {
+	seq, ahead := ResolveSequence(h.Sequence, c.incomingSequence)
+	if !ahead {
+		if seq > MaxReorder {
+			// Traced as the sequence it would be ahead.
+			h.Sequence = c.incomingSequence + (h.Sequence-c.incomingSequence)&SequenceMask
+			c.stats.SequenceJumps++
+			c.trace(packet, h, ResultSequenceJump, 0)
+			return nil, false, nil
+		}
+		h.Sequence = c.incomingSequence - seq
+		c.stats.LastReceivedSequence = h.Sequence
 		c.stats.OutOfOrder++
 		c.trace(packet, h, ResultDuplicate, 0)
 		return nil, false, nil
 	}
+	h.Sequence = seq
+	c.stats.LastReceivedSequence = h.Sequence
+	body := packet[h.Len():]
 	gap := h.Sequence - (c.incomingSequence + 1)
 
 	if !h.Fragment {

@@ -435,11 +435,11 @@ func TestMalformed(t *testing.T) {
 		err    error
 	}{
 		{"empty", ClientSide, nil, ErrShortPacket},
-		{"3 bytes", ClientSide, []byte{1, 0, 0}, ErrShortPacket},
-		{"no qport", ServerSide, []byte{1, 0, 0, 0}, ErrShortPacket},
-		{"half qport", ServerSide, []byte{1, 0, 0, 0, 0x34}, ErrShortPacket},
-		{"client fragment header cut", ClientSide, []byte{1, 0, 0, 0x80, 0, 0, 0}, ErrShortPacket},
-		{"server fragment header cut", ServerSide, []byte{1, 0, 0, 0x80, 0x34, 0x12, 0, 0, 0}, ErrShortPacket},
+		{"1 byte", ClientSide, []byte{1}, ErrShortPacket},
+		{"no qport", ServerSide, []byte{1, 0}, ErrShortPacket},
+		{"half qport", ServerSide, []byte{1, 0, 0x34}, ErrShortPacket},
+		{"client fragment header cut", ClientSide, []byte{1, 0x80, 0, 0, 0}, ErrShortPacket},
+		{"server fragment header cut", ServerSide, []byte{1, 0x80, 0x34, 0x12, 0, 0, 0}, ErrShortPacket},
 		{"connectionless", ClientSide, []byte{0xff, 0xff, 0xff, 0xff, 'h', 'i'}, ErrConnectionless},
 		{"qport mismatch", ServerSide, packet(Header{Sequence: 1, HasQport: true, Qport: 0x4321}, nil), ErrQportMismatch},
 		{"fragment too long", ClientSide, frag(ClientSide, 0, FragmentSize+1, FragmentSize+1), ErrFragmentTooLong},
@@ -507,11 +507,11 @@ func TestTrace(t *testing.T) {
 	packets := e.clientConn.take()
 	deliver(t, e.server, append(packets, packets[1]))
 	want := []string{
-		"send sent seq=1 frag=true 0+1300 size=1310 dropped=0",
-		"send sent seq=1 frag=true 1300+0 size=10 dropped=0",
-		"recv partial seq=1 frag=true 0+1300 size=1310 dropped=0",
-		"recv delivered seq=1 frag=true 1300+0 size=10 dropped=0",
-		"recv duplicate seq=1 frag=true 1300+0 size=10 dropped=0",
+		"send sent seq=1 frag=true 0+1300 size=1308 dropped=0",
+		"send sent seq=1 frag=true 1300+0 size=8 dropped=0",
+		"recv partial seq=1 frag=true 0+1300 size=1308 dropped=0",
+		"recv delivered seq=1 frag=true 1300+0 size=8 dropped=0",
+		"recv duplicate seq=1 frag=true 1300+0 size=8 dropped=0",
 	}
 	if len(events) != len(want) {
 		t.Fatalf("%d events, want %d", len(events), len(want))
@@ -524,10 +524,10 @@ func TestTrace(t *testing.T) {
 		}
 	}
 	s := e.server.Stats()
-	if s.PacketsIn != 3 || s.BytesIn != 1330 {
+	if s.PacketsIn != 3 || s.BytesIn != 1324 {
 		t.Errorf("PacketsIn %d BytesIn %d", s.PacketsIn, s.BytesIn)
 	}
-	if s := e.client.Stats(); s.PacketsOut != 2 || s.BytesOut != 1320 || s.LastSentSequence != 1 {
+	if s := e.client.Stats(); s.PacketsOut != 2 || s.BytesOut != 1316 || s.LastSentSequence != 1 {
 		t.Errorf("PacketsOut %d BytesOut %d LastSentSequence %d", s.PacketsOut, s.BytesOut, s.LastSentSequence)
 	}
 }
@@ -539,7 +539,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 		h    Header
 	}{
 		{"plain", ClientSide, Header{Sequence: 7}},
-		{"qport", ServerSide, Header{Sequence: 1<<31 - 1, HasQport: true, Qport: 0xbeef}},
+		{"qport", ServerSide, Header{Sequence: SequenceMask, HasQport: true, Qport: 0xbeef}},
 		{"fragment", ClientSide, Header{Sequence: 3, Fragment: true, FragmentStart: 2600, FragmentLength: 12}},
 		{"all", ServerSide, Header{Sequence: 9, Fragment: true, HasQport: true, Qport: 1, FragmentStart: 1300, FragmentLength: 1300}},
 	}
@@ -555,10 +555,11 @@ func TestHeaderRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	// The sequence is little-endian with the fragment bit on top.
+	// The sequence's low 15 bits, little-endian, with the fragment bit
+	// on top.
 	b := Header{Sequence: 0x01020304, Fragment: true}.Append(nil)
-	if binary.LittleEndian.Uint32(b) != 0x81020304 {
-		t.Errorf("sequence bytes % x", b[:4])
+	if binary.LittleEndian.Uint16(b) != 0x8304 {
+		t.Errorf("sequence bytes % x", b[:2])
 	}
 }
 
