@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"time"
+	"tremor/client/headless"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
@@ -448,7 +449,7 @@ type Player struct {
 	inbox          []arrival
 	inboxN, inHead int
 	aim            int32
-	bot            botDriver
+	bot            headless.BotDriver
 	snap           cgame.Snapshot
 	seed           uint64
 }
@@ -571,7 +572,7 @@ func (p *Player) source(buf []byte) (int, netip.AddrPort, time.Duration, bool) {
 // command returns this frame's usercmd: the keys', or the bot's.
 func (p *Player) command() bg.UserCmd {
 	if p.T.Get("cl_bot").Bool() {
-		return p.bot.input(p.C, p.Num)
+		return p.bot.Input(p.C, "classroom", botSkill, 0xc1a55+uint64(p.Num))
 	}
 	var cmd bg.UserCmd
 	if p.In.Right {

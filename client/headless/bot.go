@@ -11,9 +11,11 @@ import (
 	"tremor/net/infostr"
 )
 
-// botDriver plays a headless client: a bot thinking on the newest
-// snapshot and the cgame's predicted player state.
-type botDriver struct {
+// BotDriver plays a client with a game/bot bot thinking on the newest
+// snapshot and the cgame's predicted player state: the headless
+// clients' bots, and the classroom view's (cl_bot 1). The zero value is
+// ready; a new map makes a new bot.
+type BotDriver struct {
 	bot      *bot.Bot
 	botMap   *tilemap.Map
 	cmd      bg.UserCmd // the bot's latest decision
@@ -25,17 +27,17 @@ type botDriver struct {
 	snap     cgame.Snapshot
 }
 
-// input returns p's bot's command for this frame, thinking again every
-// bot.FrameMsec of client time.
-func (d *botDriver) input(p *player) bg.UserCmd {
-	c := p.c
+// Input returns the bot's command for c's frame, thinking again every
+// bot.FrameMsec of client time; the zero command while c is not in a
+// game. name, skill and seed make the bot when c's map changes.
+func (d *BotDriver) Input(c *client.Client, name string, skill int, seed uint64) bg.UserCmd {
 	if c.State() != client.Active || c.Map() == nil {
 		return bg.UserCmd{}
 	}
 	if d.bot == nil || d.botMap != c.Map() {
 		d.botMap = c.Map()
 		nav := bot.NewNav(c.Map(), nil)
-		d.bot = bot.New(p.name, p.r.cfg.BotSkill, seedFor(p.r.cfg.Seed^0xb07, p.i), nav)
+		d.bot = bot.New(name, skill, seed, nav)
 		d.items = d.items[:0]
 		d.itemSeen = [1024]int16{}
 		d.nextBot = 0
@@ -54,7 +56,7 @@ func (d *botDriver) input(p *player) bg.UserCmd {
 
 // buildView fills the bot's view from the newest snapshot and the
 // predicted player state.
-func (d *botDriver) buildView(c *client.Client) bool {
+func (d *BotDriver) buildView(c *client.Client) bool {
 	num, _ := c.CurrentSnapshotNumber()
 	if !c.GetSnapshot(num, &d.snap) {
 		return false

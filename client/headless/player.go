@@ -22,7 +22,7 @@ type player struct {
 	i      int
 	name   string
 	c      *client.Client
-	bot    botDriver     // the bot's input (bot.go)
+	bot    BotDriver     // the bot's input (bot.go)
 	dlLast time.Duration // when the last download progress line was printed
 	dlDone bool          // the download's last line was printed
 
@@ -89,7 +89,7 @@ func (p *player) run(ctx context.Context) {
 	for {
 		p.applyLive()
 		now := r.now()
-		p.c.Frame(now, p.bot.input(p))
+		p.c.Frame(now, p.bot.Input(p.c, p.name, p.r.cfg.BotSkill, seedFor(p.r.cfg.Seed^0xb07, p.i)))
 		p.downloadProgress(now)
 		p.record()
 		p.cgStats.follow(p.c)
