@@ -513,15 +513,23 @@ func writeInt(w *Writer, f field, old, v uint32) {
 		w.WriteBits(0, 1)
 	}
 	if f.diff > 0 {
-		d := int32(truncate(v-old, -width(f.bits)))
-		if lim := int32(1) << (f.diff - 1); d >= -lim && d < lim {
+		if d, ok := residual(f, old, v); ok {
 			w.WriteBits(1, 1)
-			w.WriteRawBits(uint32(d), f.diff)
+			w.WriteRawBits(d, f.diff)
 			return
 		}
 		w.WriteBits(0, 1)
 	}
 	w.WriteBits(v, f.bits)
+}
+
+// residual returns v − old, taken modulo the field's width and
+// sign-extended, and whether it fits the field's Diff bits (see
+// Field.Diff).
+func residual(f field, old, v uint32) (uint32, bool) {
+	d := int32(truncate(v-old, -width(f.bits)))
+	lim := int32(1) << (f.diff - 1)
+	return uint32(d), d >= -lim && d < lim
 }
 
 // readInt reads what writeInt wrote; old is the field's expected value.
@@ -850,10 +858,9 @@ func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 		start := w.BitLen()
 		w.WriteBits(1, 1)
 		if f.diff > 0 {
-			d := int32(truncate(v-*t.ptr(from, f.off), -width(f.bits)))
-			if lim := int32(1) << (f.diff - 1); d >= -lim && d < lim {
+			if d, ok := residual(f, *t.ptr(from, f.off), v); ok {
 				w.WriteRawBits(1, 1)
-				w.WriteRawBits(uint32(d)^key, f.diff)
+				w.WriteRawBits(d^key, f.diff)
 				t.sent[i+1].add(w.BitLen() - start)
 				continue
 			}
