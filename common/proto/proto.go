@@ -242,25 +242,39 @@ func readClientHeader(r *msg.Reader) (h ClientHeader, marks [2]int) {
 // command sent. A server id whose low bits are not the current one's
 // comes back with ServerIDOther set (negated while downloading).
 func (h ClientHeader) Resolve(serverID, lastMessage, reliableSequence int32) ClientHeader {
+	var ids []int32
+	if serverID > 0 {
+		ids = []int32{serverID}
+	}
+	return ClientHeader{
+		ServerID:            h.ResolveServerID(ids...),
+		MessageAcknowledge:  ResolveWindowed(uint32(h.MessageAcknowledge), MessageAckBits, lastMessage),
+		ReliableAcknowledge: ResolveWindowed(uint32(h.ReliableAcknowledge), ReliableAckBits, reliableSequence),
+	}
+}
+
+// ResolveServerID returns the server id the header's (as
+// ReadClientHeader read it) means among ids, the ones the reader knows:
+// the first whose low ServerIDBits bits it carries, else those bits with
+// ServerIDOther set; negated (DownloadServerID) while downloading.
+func (h ClientHeader) ResolveServerID(ids ...int32) int32 {
 	const mask = 1<<ServerIDBits - 1
 	id, dl := h.ServerID, false
 	if id < 0 {
 		id, dl = DownloadServerID(id), true
 	}
 	id &= mask
-	if serverID > 0 && id == serverID&mask {
-		id = serverID
-	} else {
-		id |= ServerIDOther
+	resolved := id | ServerIDOther
+	for _, known := range ids {
+		if known&mask == id {
+			resolved = known
+			break
+		}
 	}
 	if dl {
-		id = DownloadServerID(id)
+		resolved = DownloadServerID(resolved)
 	}
-	return ClientHeader{
-		ServerID:            id,
-		MessageAcknowledge:  ResolveWindowed(uint32(h.MessageAcknowledge), MessageAckBits, lastMessage),
-		ReliableAcknowledge: ResolveWindowed(uint32(h.ReliableAcknowledge), ReliableAckBits, reliableSequence),
-	}
+	return resolved
 }
 
 // WriteMove writes a usercmd packet: the op, the count, and the commands,

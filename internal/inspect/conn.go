@@ -171,37 +171,18 @@ func (c *conn) noteID(id int32, scramble bool, feed int32) {
 
 // settings returns what a client writing under server id id writes
 // with, or an error wrapping ErrCannotDecode.
-// idByLowBits returns the server id a client header's server id means,
-// as resolved by proto.ClientHeader.Resolve (its low bits with
-// proto.ServerIDOther, negated while downloading): the id, among the
-// gamestates seen (the current one first, then the newest; 0 before
-// any), with those low bits, or the value as it came if none has them.
-func (c *conn) idByLowBits(id int32) int32 {
-	dl := id < 0
-	if dl {
-		id = proto.DownloadServerID(id)
+// knownIDs returns the server ids a client header may mean, for
+// proto.ClientHeader.ResolveServerID: the current gamestate's first,
+// then those of every gamestate seen, newest first (0, before any).
+func (c *conn) knownIDs() []int32 {
+	ids := make([]int32, 0, keptIDs+1)
+	if c.haveGamestate {
+		ids = append(ids, c.serverID)
 	}
-	const mask = 1<<proto.ServerIDBits - 1
-	low := id & mask
-	found := false
-	switch {
-	case c.haveGamestate && c.serverID&mask == low:
-		id, found = c.serverID, true
-	default:
-		for _, s := range c.ids[:c.nids] {
-			if s.id&mask == low {
-				id, found = s.id, true
-				break
-			}
-		}
+	for _, s := range c.ids[:c.nids] {
+		ids = append(ids, s.id)
 	}
-	if !found {
-		id = low | proto.ServerIDOther
-	}
-	if dl {
-		id = proto.DownloadServerID(id)
-	}
-	return id
+	return ids
 }
 
 func (c *conn) settings(id int32) (idSettings, error) {

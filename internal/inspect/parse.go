@@ -355,8 +355,9 @@ func (p *parse) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
 	// An inspector may have missed the newest server messages (a tap
 	// loses what the client receives): it takes the values nearest to
 	// what it saw, either side.
+	wireID := h.ResolveServerID(c.knownIDs()...)
 	h = h.Resolve(0, int32(c.down.incoming)+1<<(proto.MessageAckBits-1), c.serverCmds.last+1<<(proto.ReliableAckBits-1))
-	h.ServerID = c.idByLowBits(h.ServerID)
+	h.ServerID = wireID
 	p.h = h
 	// The server reads the rest only from a client with its gamestate,
 	// or one that has it but downloads its map (proto.DownloadServerID).
