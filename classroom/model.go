@@ -122,12 +122,12 @@ func New(cfg Config) (*Model, error) {
 		}
 	}
 	m.svT = console.NewTable()
-	m.svT.SetOutput(prefixWriter{log, "sv: "})
+	m.svT.SetOutput(console.Prefixed(log, "sv: "))
 	server.DeclareCvars(m.svT)
 	m.sconn = &serverConn{m: m, local: m.players[0].srvAddr}
 	scfg := server.DefaultConfig()
 	scfg.Seed = cfg.Seed ^ 0x5e5e
-	srv, err := server.New(m.sconn, scfg, prefixWriter{log, "sv: "}, server.WithHostConsole(m.svT))
+	srv, err := server.New(m.sconn, scfg, console.Prefixed(log, "sv: "), server.WithHostConsole(m.svT))
 	if err != nil {
 		return nil, fmt.Errorf("classroom: %w", err)
 	}
@@ -413,19 +413,6 @@ func (m *Model) Counts(i int, d Dir) Counts {
 	return m.players[i].up.counts
 }
 
-// prefixWriter writes each write with a prefix.
-type prefixWriter struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p prefixWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, p.prefix); err != nil {
-		return 0, err
-	}
-	return p.w.Write(b)
-}
-
 // Player is one of the two players: its console table, its client
 // engine (which runs its cgame), its input and its link.
 type Player struct {
@@ -464,7 +451,7 @@ type arrival struct {
 // start makes the player's console table and client and connects it.
 func (p *Player) start(name string, seed uint64) {
 	p.T = console.NewTable()
-	p.T.SetOutput(prefixWriter{p.m.log, fmt.Sprintf("p%d: ", p.Num+1)})
+	p.T.SetOutput(console.Prefixed(p.m.log, fmt.Sprintf("p%d: ", p.Num+1)))
 	p.T.Register(client.Cvars(name)...)
 	p.T.Register(paneCvars...)
 	p.addCommands()

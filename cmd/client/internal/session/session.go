@@ -157,7 +157,7 @@ func (s *Session) StartMap(name string) error {
 // connects the client to it over clientConn; seed seeds the server (0:
 // a seed of its own). With journal 1 it starts recording first.
 func (s *Session) startServer(name string, conn, clientConn netchan.Conn, lan netip.AddrPort, seed uint64) error {
-	logw := prefixWriter{s.stderr, "server: "}
+	logw := console.Prefixed(s.stderr, "server: ")
 	cfg := server.DefaultConfig()
 	cfg.Seed = seed
 	srv, err := server.New(conn, cfg, logw, server.WithHostConsole(s.t), server.WithExecFallback(lessons.FS()))
@@ -380,19 +380,6 @@ func (s *Session) Disconnect() {
 
 // Close disconnects and stops the embedded server.
 func (s *Session) Close() { s.Disconnect() }
-
-// prefixWriter writes each write with a prefix (the server's log lines).
-type prefixWriter struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p prefixWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, p.prefix); err != nil {
-		return 0, err
-	}
-	return p.w.Write(b)
-}
 
 func fmtLine(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format+"\n", args...)
