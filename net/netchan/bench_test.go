@@ -27,7 +27,7 @@ func BenchmarkProcess(b *testing.B) {
 	seq := uint32(0)
 	for b.Loop() {
 		seq++
-		binary.LittleEndian.PutUint32(p, seq)
+		binary.LittleEndian.PutUint16(p, uint16(seq&SequenceMask))
 		if _, ok, err := c.Process(p); !ok || err != nil {
 			b.Fatal(ok, err)
 		}
