@@ -247,7 +247,7 @@ func parseSnapshot(r *msg.Reader, h ServerHandler, obs Observer) error {
 	if obs != nil {
 		obs.Observe(Event{Part: PartPlayerState, Start: start, End: r.BitPos(), FromPS: b.PS})
 	}
-	ents := readPacketEntities(r, b.Entities, b.Baselines, b.Out, b.Header.PredictMsec(), obs)
+	ents := readPacketEntities(r, b.Entities, b.Baselines, b.Out, b.Header.TimeIncrement, obs)
 	return h.Snapshot(b, ents, r.Err())
 }
 

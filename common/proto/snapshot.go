@@ -26,8 +26,10 @@ type SnapshotHeader struct {
 	Flags    uint8
 	// BaseTime is, when writing a delta snapshot, its base's server time.
 	BaseTime int32
-	// TimeIncrement is, after reading, the increment the time came as, or
-	// 0 if it came whole.
+	// TimeIncrement is the increment the time came as (set by
+	// ReadSnapshotHeader, and inside WriteSnapshot), or 0 if it came
+	// whole: the time the entity predictions of the snapshot extrapolate
+	// over (bg.EntityStateTable; docs/protocol.md 6.3).
 	TimeIncrement int32
 }
 
@@ -54,6 +56,7 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 	w.WriteUint8(h.Flags)
 	if h.DeltaNum != 0 {
 		if d := h.ServerTime - h.BaseTime; d > 0 && d < 1<<TimeIncrementBits {
+			h.TimeIncrement = d
 			w.WriteBits(1, 1)
 			w.WriteBits(uint32(d), TimeIncrementBits)
 		} else {
@@ -64,24 +67,7 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 		w.WriteLong(h.ServerTime)
 	}
 	bg.PlayerStateTable.WriteDeltaPlayerState(w, fromPS, ps)
-	WritePacketEntities(w, fromEnts, ents, baselines, h.PredictMsec())
-}
-
-// PredictMsec is the time the entity predictors of a delta snapshot
-// extrapolate over (bg.EntityStateTable): the increment its server time
-// came as, or 0 for a full snapshot or a time sent whole. Writer and
-// reader compute it from the header alone.
-func (h *SnapshotHeader) PredictMsec() int32 {
-	if h.DeltaNum == 0 {
-		return 0
-	}
-	if h.TimeIncrement > 0 {
-		return h.TimeIncrement // read side
-	}
-	if d := h.ServerTime - h.BaseTime; d > 0 && d < 1<<TimeIncrementBits {
-		return d // write side
-	}
-	return 0
+	WritePacketEntities(w, fromEnts, ents, baselines, h.TimeIncrement)
 }
 
 // ReadSnapshotHeader reads the header of an SvcSnapshot; the caller then
@@ -120,7 +106,7 @@ func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
 func ReadSnapshotBody(r *msg.Reader, h SnapshotHeader, fromPS *bg.PlayerState, fromEnts []bg.EntityState,
 	baselines *[msg.MaxEntities]bg.EntityState, ps *bg.PlayerState, out []bg.EntityState) []bg.EntityState {
 	bg.PlayerStateTable.ReadDeltaPlayerState(r, fromPS, ps)
-	return ReadPacketEntities(r, fromEnts, baselines, out, h.PredictMsec())
+	return ReadPacketEntities(r, fromEnts, baselines, out, h.TimeIncrement)
 }
 
 // WritePacketEntities writes the entity list to as deltas from the list
@@ -128,8 +114,9 @@ func ReadSnapshotBody(r *msg.Reader, h SnapshotHeader, fromPS *bg.PlayerState, f
 // SV_EmitPacketEntities): an entity in both is delta-coded from its old
 // state (nothing if unchanged), an entity only in to from its baseline,
 // an entity only in from is written as removed. dt is the snapshot's
-// PredictMsec, for the entity predictors of deltas from an old state
-// (deltas from a baseline predict over 0 ms).
+// TimeIncrement (0 when the time came whole), for the entity predictors
+// of deltas from an old state (deltas from a baseline predict over 0
+// ms).
 //
 // On the wire each entity written is a one bit, its number as a gap from
 // the previous one written (writeEntityGap), and the entity delta
