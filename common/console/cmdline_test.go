@@ -204,12 +204,16 @@ func FuzzParseCommandLine(f *testing.F) {
 func TestConfigFile(t *testing.T) {
 	kv := map[string]string{"name": "Visor the 2nd", "rate": "25000", "cl_timeNudge": "-20", "empty": "",
 		"quoted": `say "hi"`, "bad name": "x", "semi;colon": "1", "path": `C:\games`}
+	long := strings.Repeat(">", cmdargs.MaxStringChars-len(`seta long ""`))
+	kv["long"] = long
+	kv["toolong"] = long + ">"
 	b := EncodeConfig(kv)
 	got, err := DecodeConfig(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := maps.Clone(kv)
+	delete(want, "toolong") // its line would be cut short when read
 	delete(want, "quoted") // a double quote cannot be read back
 	delete(want, "bad name")
 	delete(want, "semi;colon")
@@ -225,6 +229,8 @@ func TestConfigFile(t *testing.T) {
 		{"missing value", "seta rate", false},
 		{"extra word", "seta rate 1 2", false},
 		{"too big", strings.Repeat("x", MaxConfigSize+1), false},
+		{"line over the tokenizer's cap", "seta v " + strings.Repeat(">", cmdargs.MaxStringChars), false},
+		{"long line of another command", "bind a " + strings.Repeat(">", cmdargs.MaxStringChars), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeConfig([]byte(tc.in))
@@ -238,6 +244,10 @@ func TestConfigFile(t *testing.T) {
 func FuzzDecodeConfig(f *testing.F) {
 	f.Add([]byte("seta name \"Visor\"\nbind a +moveleft\n// c\n"))
 	f.Add([]byte("seta a\n"))
+	// An unquoted value that fits the tokenizer but whose quoted line
+	// would not (CI found it: it read back cut short).
+	f.Add([]byte("seta 0 0" + strings.Repeat(">", 4000)))
+	f.Add([]byte("seta 0 0" + strings.Repeat(">", cmdargs.MaxStringChars-len("seta 0 0"))))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		kv, err := DecodeConfig(b)
 		if err != nil {

@@ -89,7 +89,8 @@ const MaxConfigSize = 1 << 20
 // cvars: one `seta NAME "VALUE"` line per pair, sorted by name, after a
 // comment saying where the file comes from. A pair whose name or value
 // the tokenizer could not read back (a double quote, a control
-// character, a name with spaces) is left out.
+// character, a name with spaces) or whose line would be longer than the
+// tokenizer reads ([cmdargs.MaxStringChars]) is left out.
 func EncodeConfig(kv map[string]string) []byte {
 	names := make([]string, 0, len(kv))
 	for k := range kv {
@@ -104,7 +105,12 @@ func EncodeConfig(kv map[string]string) []byte {
 			strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == '"' || r == 0x7f }) {
 			continue
 		}
-		fmt.Fprintf(&b, "seta %s \"%s\"\n", k, v)
+		line := "seta " + k + " \"" + v + "\""
+		if len(line) > cmdargs.MaxStringChars {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
 	return b.Bytes()
 }
@@ -112,8 +118,10 @@ func EncodeConfig(kv map[string]string) []byte {
 // DecodeConfig reads the seta (and set) lines of a config file written by
 // [EncodeConfig] or by hand; comments and blank lines are skipped, as are
 // lines of other commands (a config may also hold bind lines, which the
-// program executes itself). A file over [MaxConfigSize] or a line that is
-// not `seta NAME VALUE` is an error naming the line.
+// program executes itself). A file over [MaxConfigSize], a line longer
+// than the tokenizer reads ([cmdargs.MaxStringChars]: it would be cut
+// short, its value silently different) or a line that is not
+// `seta NAME VALUE` is an error naming the line.
 func DecodeConfig(b []byte) (map[string]string, error) {
 	if len(b) > MaxConfigSize {
 		return nil, fmt.Errorf("console: config of %d bytes (at most %d)", len(b), MaxConfigSize)
@@ -129,6 +137,9 @@ func DecodeConfig(b []byte) (map[string]string, error) {
 		case "seta", "set":
 		default:
 			continue
+		}
+		if a.Truncated() {
+			return nil, fmt.Errorf("console: config line %d: longer than %d bytes", i+1, cmdargs.MaxStringChars)
 		}
 		if a.Argc() != 3 {
 			return nil, fmt.Errorf("console: config line %d: want seta NAME VALUE, got %d words", i+1, a.Argc())
