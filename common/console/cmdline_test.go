@@ -214,7 +214,7 @@ func TestConfigFile(t *testing.T) {
 	}
 	want := maps.Clone(kv)
 	delete(want, "toolong") // its line would be cut short when read
-	delete(want, "quoted") // a double quote cannot be read back
+	delete(want, "quoted")  // a double quote cannot be read back
 	delete(want, "bad name")
 	delete(want, "semi;colon")
 	if !maps.Equal(got, want) {
