@@ -82,10 +82,15 @@ var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 	Omit: []string{"Number"},
 })
 
-// UserCmdTable codes UserCmd in the usercmd style (keyed).
+// UserCmdTable codes UserCmd in the usercmd style (keyed). The server
+// time usually grows by one client frame from the command before (6
+// bits cover frames of up to 63 ms); the first command of a packet is
+// coded from the player state the client last received
+// (proto.UsercmdBase), which its time may trail or lead by up to a round
+// trip: the 10-bit residual.
 var UserCmdTable = msg.MustTable[UserCmd]("UserCmd", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "ServerTime", Bits: 32, Inc: 8},
+		{Name: "ServerTime", Bits: 32, Inc: 6, Diff: 10},
 		{Name: "Aim", Bits: 16, Diff: 10},
 		{Name: "RightMove", Bits: -8},
 		{Name: "UpMove", Bits: -8},

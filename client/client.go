@@ -114,6 +114,7 @@ type snapshot struct {
 	firstEntity int64 // virtual index into parseEntities
 	numEntities int
 	ps          bg.PlayerState
+	arrived     int32 // realtime it was parsed at
 }
 
 // outPacket remembers one usercmd packet sent (Quake III's outPacket_t).
@@ -261,6 +262,7 @@ type Client struct {
 	r       msg.Reader
 	wbuf    [netchan.MaxMsgLen]byte
 	moveBuf [proto.MaxPacketUsercmds]bg.UserCmd
+	cmdBase bg.UserCmd // the first usercmd's base, for usercmdBase
 	ps      bg.PlayerState
 }
 

@@ -135,8 +135,11 @@ func NewPlayback(r io.ReaderAt, size int64, cfg PlaybackConfig) (*Playback, erro
 	if err != nil {
 		return nil, err
 	}
-	if h := dr.Header(); h.Protocol != proto.Version {
-		return nil, fmt.Errorf("%w: %d, this client speaks %d", demo.ErrProtocol, h.Protocol, proto.Version)
+	// A demo holds server messages only: it plays if they are read as
+	// this version reads them (proto.MinDemoVersion).
+	if h := dr.Header(); h.Protocol < proto.MinDemoVersion || h.Protocol > proto.Version {
+		return nil, fmt.Errorf("%w: %d, this client speaks %d and plays demos of %d to %d",
+			demo.ErrProtocol, h.Protocol, proto.Version, proto.MinDemoVersion, proto.Version)
 	}
 	p := &Playback{r: dr, scale: 1}
 	if cfg.CGame != nil {

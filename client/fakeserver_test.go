@@ -267,7 +267,12 @@ func (s *fakeServer) parse(body []byte) {
 		case proto.ClcMove, proto.ClcMoveNoDelta:
 			key := proto.UsercmdKey(uint32(s.gs.ChecksumFeed), uint32(h.MessageAcknowledge),
 				s.commands[h.ReliableAcknowledge&(proto.MaxReliableCommands-1)])
-			n := proto.ReadMove(r, key, &s.moveBuf)
+			var base *bg.UserCmd
+			if f, ok := s.history[h.MessageAcknowledge]; ok {
+				b := proto.UsercmdBase(&f.ps)
+				base = &b
+			}
+			n := proto.ReadMove(r, key, base, &s.moveBuf)
 			m.moveOp = int(op)
 			m.moves = append([]bg.UserCmd(nil), s.moveBuf[:n]...)
 		default:

@@ -111,6 +111,23 @@ func (c *Client) readyToSend() bool {
 	return c.realtime-last.realtime >= int32(1000/c.cfg.MaxPackets)
 }
 
+// usercmdBase returns the base a packet's first usercmd is coded from:
+// the UsercmdBase of the snapshot the packet acknowledges, if the last
+// message brought a valid one no more than UsercmdBaseMsec ago (the
+// server keeps the bases of its last UsercmdBaseBackup messages), else
+// nil: a zero command, as Quake III always did.
+func (c *Client) usercmdBase() *bg.UserCmd {
+	if c.active.lastValid == 0 || c.conn.serverMessageSequence != c.active.lastValid {
+		return nil
+	}
+	s := &c.active.snapshots[c.active.lastValid&proto.PacketMask]
+	if !s.valid || s.messageNum != c.active.lastValid || c.realtime-s.arrived > proto.UsercmdBaseMsec {
+		return nil
+	}
+	c.cmdBase = proto.UsercmdBase(&s.ps)
+	return &c.cmdBase
+}
+
 // writePacket builds and sends one client message (CL_WritePacket): the
 // acknowledgements, every reliable command not yet acknowledged, and the
 // usercmds made since the packet cl_packetdup+1 packets back.
@@ -145,7 +162,7 @@ func (c *Client) writePacket() {
 		for i := range cmds {
 			cmds[i] = c.active.cmds[(c.active.cmdNumber-count+1+int32(i))&CmdMask]
 		}
-		proto.WriteMove(w, key, cmds, noDelta)
+		proto.WriteMove(w, key, c.usercmdBase(), cmds, noDelta)
 		c.stats.Usercmds += uint64(count)
 		if noDelta {
 			c.stats.NoDeltaRequests++

@@ -561,6 +561,7 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 		firstEntity: first,
 		numEntities: len(ents),
 		ps:          c.ps,
+		arrived:     c.realtime,
 	}
 	c.active.parseEntNum = first + int64(len(ents))
 	c.active.lastValid = messageNum

@@ -130,6 +130,12 @@ type client struct {
 	ping            int
 
 	frames [proto.PacketBackup]clientSnapshot
+	// cmdBases holds the usercmd base (proto.UsercmdBase) of each of the
+	// last UsercmdBaseBackup messages that carried a snapshot, indexed by
+	// message number: a client's first usercmd is coded from the one its
+	// header acknowledges. Longer than frames, so that a client that has
+	// heard nothing for a while still sends usercmds the server can read.
+	cmdBases [proto.UsercmdBaseBackup]cmdBase
 
 	// Map download (download.go): the one in progress, whether the
 	// message being read has the downloading server id in its header,
@@ -152,6 +158,7 @@ type clientStats struct {
 	userinfoChanges                                int
 	usercmds                                       int
 	usercmdsClamped                                int
+	usercmdBasesMissing                            int
 	downloads, downloadCommandsIgnored             int
 	downloadsDeferred                              int   // requests told to wait for a place
 	downloadBytes                                  int64 // file bytes sent, resends included
@@ -187,9 +194,12 @@ type ClientInfo struct {
 	UserinfoChanges                   int
 	Usercmds                          int // usercmds executed
 	UsercmdsClamped                   int // usercmds whose time was pulled back to MaxCommandAhead
-	ReliableSequence                  int32
-	ReliableAcknowledge               int32
-	LastClientCommand                 int32
+	// UsercmdBasesMissing counts usercmd packets coded from a snapshot
+	// the server no longer kept (proto.UsercmdBaseBackup): not executed.
+	UsercmdBasesMissing int
+	ReliableSequence    int32
+	ReliableAcknowledge int32
+	LastClientCommand   int32
 }
 
 // connected reports whether the slot holds a client that has a
@@ -230,6 +240,12 @@ const (
 	MaxRateLimit = 90000
 )
 
+// cmdBase is the usercmd base of the message messageNum (-1: none).
+type cmdBase struct {
+	messageNum int32
+	cmd        bg.UserCmd
+}
+
 // resetConnection prepares a slot for a new connection from addr.
 func (c *client) resetConnection() {
 	num := c.num
@@ -241,5 +257,8 @@ func (c *client) resetConnection() {
 	for i := range c.frames {
 		c.frames[i].messageNum = -1
 		c.frames[i].acked = -1
+	}
+	for i := range c.cmdBases {
+		c.cmdBases[i].messageNum = -1
 	}
 }

@@ -138,11 +138,22 @@ func (m *clientMessage) ClientCommand(seq int32, text string) error {
 }
 
 // MoveKey returns the usercmd key of the message (keyed by the checksum
-// feed, the message acknowledge and the acknowledged server command) and
-// the server's usercmd scratch.
-func (m *clientMessage) MoveKey() (uint32, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
+// feed, the message acknowledge and the acknowledged server command),
+// the usercmd base of the acknowledged message if the packet is based on
+// it, and the server's usercmd scratch. A base the server no longer
+// keeps ends the message: its usercmds cannot be read.
+func (m *clientMessage) MoveKey(based bool) (uint32, *bg.UserCmd, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
 	key := proto.UsercmdKey(uint32(m.s.sv.checksumFeed), uint32(m.h.MessageAcknowledge), m.lastServerCommand)
-	return key, &m.s.cmds, nil
+	if !based {
+		return key, nil, &m.s.cmds, nil
+	}
+	c := m.c
+	b := &c.cmdBases[m.h.MessageAcknowledge&(proto.UsercmdBaseBackup-1)]
+	if b.messageNum != m.h.MessageAcknowledge {
+		c.stats.usercmdBasesMissing++
+		return 0, nil, nil, proto.ErrNoUsercmdBase
+	}
+	return key, &b.cmd, &m.s.cmds, nil
 }
 
 // Move takes a usercmd packet (SV_UserMove): the snapshot base it asks

@@ -272,6 +272,10 @@ type testClient struct {
 	// sendMoves makes tick send usercmds (else only acknowledgements).
 	sendMoves bool
 	noDelta   bool
+	// based codes the first usercmd of a packet from the acknowledged
+	// snapshot's player state (proto.UsercmdBase), as the real client
+	// does, when it decoded that snapshot.
+	based bool
 	// holdAcks keeps acknowledging an old message (to age the delta base).
 	holdAck  int32
 	protocol int
@@ -552,6 +556,21 @@ func (c *testClient) tick() {
 	c.sendPacket()
 }
 
+// usercmdBase returns the usercmd base of message ack if c.based and it
+// decoded that message's snapshot, else nil.
+func (c *testClient) usercmdBase(ack int32) *bg.UserCmd {
+	if !c.based {
+		return nil
+	}
+	for i := len(c.snaps) - 1; i >= 0; i-- {
+		if s := &c.snaps[i]; s.messageNum == ack && s.usable {
+			b := proto.UsercmdBase(&s.ps)
+			return &b
+		}
+	}
+	return nil
+}
+
 // sendPacket writes a client message with the queued usercmds (the last
 // two, as cl_packetdup 1 would).
 func (c *testClient) sendPacket() {
@@ -575,7 +594,7 @@ func (c *testClient) sendPacket() {
 	if c.haveGamestate && len(c.cmds) > 0 && !c.downloading {
 		from := max(0, len(c.cmds)-2)
 		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(ack), lastCmd)
-		proto.WriteMove(w, key, c.cmds[from:], c.noDelta)
+		proto.WriteMove(w, key, c.usercmdBase(ack), c.cmds[from:], c.noDelta)
 	}
 	w.WriteUint8(proto.ClcEOF)
 	if w.Err() != nil {

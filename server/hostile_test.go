@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tremor/bg"
 	"tremor/common/proto"
 	"tremor/net/infostr"
 	"tremor/net/msg"
@@ -225,7 +226,12 @@ func FuzzServerPacket(f *testing.F) {
 	w := msg.NewWriter(make([]byte, 2048), msg.Huffman)
 	proto.WriteClientHeader(w, proto.ClientHeader{ServerID: 1, MessageAcknowledge: 3, ReliableAcknowledge: 0})
 	proto.WriteClientCommand(w, 1, "say hello")
-	proto.WriteMove(w, 0, nil, false)
+	proto.WriteMove(w, 0, nil, nil, false)
+	w.WriteUint8(proto.ClcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
+	w = msg.NewWriter(make([]byte, 2048), msg.Huffman)
+	proto.WriteClientHeader(w, proto.ClientHeader{ServerID: 1, MessageAcknowledge: 3, ReliableAcknowledge: 0})
+	proto.WriteMove(w, 0, &bg.UserCmd{ServerTime: 900}, []bg.UserCmd{{ServerTime: 950}, {ServerTime: 966}}, false)
 	w.WriteUint8(proto.ClcEOF)
 	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Add(oob.Packet("getinfo 1"))

@@ -710,7 +710,8 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 		SnapshotsRateDelayed: c.stats.snapshotsRateDelayed, SnapshotBytes: c.stats.snapshotBytes,
 		Gamestates: c.stats.gamestates, CommandsExecuted: c.stats.commandsExecuted,
 		CommandsFlooded: c.stats.commandsFlooded, UserinfoChanges: c.stats.userinfoChanges, Usercmds: c.stats.usercmds, UsercmdsClamped: c.stats.usercmdsClamped,
-		ReliableSequence: c.reliableSequence, ReliableAcknowledge: c.reliableAcknowledge,
+		UsercmdBasesMissing: c.stats.usercmdBasesMissing,
+		ReliableSequence:    c.reliableSequence, ReliableAcknowledge: c.reliableAcknowledge,
 		LastClientCommand: c.lastClientCommand,
 	}
 	if s.sv != nil && s.sv.game.Connected(c.num) {

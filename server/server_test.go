@@ -453,6 +453,53 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+// TestUsercmdBase: usercmds coded from the acknowledged snapshot's player
+// state run as the client wrote them; once the server no longer keeps
+// the base of the message a client acknowledges
+// (proto.UsercmdBaseBackup messages later), its usercmds are counted as
+// unreadable and not run, and they run again as soon as it acknowledges
+// a newer message.
+func TestUsercmdBase(t *testing.T) {
+	h := newHarness(t, testConfig())
+	c := h.client("Ana")
+	c.based = true
+	h.connect(c)
+	h.run(2000)
+	ci := h.srv.Client(c.num)
+	if ci.Usercmds < 30 || ci.UsercmdsClamped != 0 || ci.UsercmdBasesMissing != 0 {
+		t.Fatalf("based usercmds: %d run, %d clamped, %d unreadable", ci.Usercmds, ci.UsercmdsClamped, ci.UsercmdBasesMissing)
+	}
+	// The server ran the commands the client sent, times included: the
+	// player state's command time is one of them, and the player moved
+	// right (RightMove 127).
+	ps := c.lastSnap.ps
+	if !slices.ContainsFunc(c.cmds, func(u bg.UserCmd) bool { return u.ServerTime == ps.CommandTime }) {
+		t.Fatalf("command time %d is none of the client's %v", ps.CommandTime, c.cmds)
+	}
+	x := ps.Origin.X
+	h.run(1000)
+	if c.lastSnap.ps.Origin.X <= x {
+		t.Fatalf("player did not move right: %d then %d", x, c.lastSnap.ps.Origin.X)
+	}
+
+	c.holdAck = c.messageAck
+	h.run(int32(proto.UsercmdBaseBackup+20) * 50)
+	ci = h.srv.Client(c.num)
+	if ci.UsercmdBasesMissing == 0 {
+		t.Fatalf("usercmds based on message %d, %d messages old, were read", c.holdAck, c.messageAck-c.holdAck)
+	}
+	run := ci.Usercmds
+	h.run(500)
+	if ci = h.srv.Client(c.num); ci.Usercmds != run {
+		t.Fatalf("%d usercmds with a base the server no longer keeps ran", ci.Usercmds-run)
+	}
+	c.holdAck = -1
+	h.run(500)
+	if ci = h.srv.Client(c.num); ci.Usercmds <= run || ci.State != StateActive {
+		t.Fatalf("after a fresh acknowledge: %d usercmds run (had %d), state %v", ci.Usercmds, run, ci.State)
+	}
+}
+
 // The delta base: the last acknowledged message while it is usable, a
 // full snapshot on clc_moveNoDelta, for a base too old, or whose entities
 // the ring has overwritten.

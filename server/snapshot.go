@@ -138,6 +138,7 @@ func (s *Server) buildClientSnapshot(c *client, seq int32) *clientSnapshot {
 	if c.num < len(lv.ps) {
 		frame.ps = lv.ps[c.num]
 	}
+	c.cmdBases[seq&(proto.UsercmdBaseBackup-1)] = cmdBase{messageNum: seq, cmd: proto.UsercmdBase(&frame.ps)}
 	org := frame.ps.Origin
 	hw, hh := int32(ViewWidth/2*bg.UnitsPerPixel), int32(ViewHeight/2*bg.UnitsPerPixel)
 	ents := s.ents[:0]

@@ -381,7 +381,7 @@ func (c *gameClient) send(from, to int32) (int, error) {
 		// for a full snapshot so the time never needs a delta base.
 		c.cmdTime = max(c.cmdTime+int32(tickInterval/time.Millisecond), c.snapTime)
 		key := proto.UsercmdKey(uint32(c.gs.ChecksumFeed), uint32(c.messageAck), lastCmd)
-		proto.WriteMove(w, key, []bg.UserCmd{{ServerTime: c.cmdTime}}, true)
+		proto.WriteMove(w, key, nil, []bg.UserCmd{{ServerTime: c.cmdTime}}, true)
 	}
 	w.WriteUint8(proto.ClcEOF)
 	if err := w.Err(); err != nil {

@@ -18,6 +18,7 @@ type fuzzHandler struct {
 	ents     []bg.EntityState
 	out      []bg.EntityState
 	cmds     [MaxPacketUsercmds]bg.UserCmd
+	base     bg.UserCmd
 	key      uint32
 	lastSeq  int32
 	dlBuf    [DownloadBlockSize]byte
@@ -58,8 +59,11 @@ func (h *fuzzHandler) StateHash(sh *StateHash, err error) error {
 func (h *fuzzHandler) Gamestate(*Gamestate, error) error               { return nil }
 func (h *fuzzHandler) ClientHeader(ClientHeader, []byte) (bool, error) { return false, nil }
 func (h *fuzzHandler) ClientCommand(int32, string) error               { return nil }
-func (h *fuzzHandler) MoveKey() (uint32, *[MaxPacketUsercmds]bg.UserCmd, error) {
-	return h.key, &h.cmds, nil
+func (h *fuzzHandler) MoveKey(based bool) (uint32, *bg.UserCmd, *[MaxPacketUsercmds]bg.UserCmd, error) {
+	if based {
+		return h.key, &h.base, &h.cmds, nil
+	}
+	return h.key, nil, &h.cmds, nil
 }
 func (h *fuzzHandler) Move(cmds []bg.UserCmd, _ bool, _ error) error {
 	if len(cmds) > MaxPacketUsercmds {
@@ -188,7 +192,12 @@ func FuzzReadClientMessage(f *testing.F) {
 	w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
 	WriteClientHeader(w, ClientHeader{1, 2, 3})
 	WriteClientCommand(w, 4, "say hi")
-	WriteMove(w, 5, []bg.UserCmd{{ServerTime: 100, RightMove: 50}, {ServerTime: 116}}, false)
+	WriteMove(w, 5, nil, []bg.UserCmd{{ServerTime: 100, RightMove: 50}, {ServerTime: 116}}, false)
+	w.WriteUint8(ClcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
+	w = msg.NewWriter(make([]byte, 1024), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{1, 2, 3})
+	WriteMove(w, 5, &bg.UserCmd{ServerTime: 40, Aim: 7, Weapon: 2}, []bg.UserCmd{{ServerTime: 100, Aim: 9, Weapon: 2}, {ServerTime: 500}}, true)
 	w.WriteUint8(ClcEOF)
 	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
 	f.Add([]byte{}, uint32(0))

@@ -86,10 +86,13 @@ const (
 	PartEntity
 	// PartEntitiesEnd is the number that ends a snapshot's entities.
 	PartEntitiesEnd
-	// PartMoveCount is a usercmd packet's count (Index) and key (Key).
+	// PartMoveCount is a usercmd packet's count (Index), whether its
+	// first command is coded from a UsercmdBase (Based) and its key
+	// (Key).
 	PartMoveCount
 	// PartUsercmd is one usercmd delta of a packet (Index: its place;
-	// FromCmd: the command before it, or the zero command).
+	// FromCmd: the command before it, or the first one's base: the
+	// UsercmdBase or the zero command).
 	PartUsercmd
 )
 
@@ -109,6 +112,7 @@ type Event struct {
 	Key     uint32 // usercmd key
 	Removed bool   // the entity delta removed the entity
 	Added   bool   // the entity came from its baseline
+	Based   bool   // the first usercmd is coded from a UsercmdBase
 	Err     error  // what ended the message (PartOpEnd)
 
 	Header  SnapshotHeader  // PartSnapshotHeader
@@ -263,9 +267,12 @@ type ClientHandler interface {
 	// ClientCommand receives a reliable client command
 	// (SV_ClientCommand).
 	ClientCommand(seq int32, text string) error
-	// MoveKey returns the key a usercmd packet is read with (UsercmdKey)
-	// and where its commands go.
-	MoveKey() (key uint32, cmds *[MaxPacketUsercmds]bg.UserCmd, err error)
+	// MoveKey returns the key a usercmd packet is read with (UsercmdKey),
+	// where its commands go and, if based, the UsercmdBase of the
+	// acknowledged snapshot its first command is coded from (an error,
+	// wrapping ErrNoUsercmdBase, if it has none; nil if not based). The
+	// base is only read, during the parse.
+	MoveKey(based bool) (key uint32, base *bg.UserCmd, cmds *[MaxPacketUsercmds]bg.UserCmd, err error)
 	// Move receives a usercmd packet's commands (SV_UserMove), or the
 	// error that stopped the reading.
 	Move(cmds []bg.UserCmd, noDelta bool, err error) error
@@ -297,11 +304,23 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 		case ClcClientCommand:
 			return readCommand(r, obs, PartClientCommand, ReadClientCommand, h.ClientCommand)
 		case ClcMove, ClcMoveNoDelta:
-			key, cmds, err := h.MoveKey()
+			n, based, start := readMoveCount(r)
+			if r.Err() != nil {
+				return h.Move(nil, op == ClcMoveNoDelta, r.Err())
+			}
+			key, base, cmds, err := h.MoveKey(based)
 			if err != nil {
 				return err
 			}
-			n := readMove(r, key, cmds, obs)
+			if obs != nil {
+				obs.Observe(Event{Part: PartMoveCount, Start: start, End: r.BitPos(), Index: int32(n), Based: based, Key: key})
+			}
+			if !based {
+				base = nil
+			} else if base == nil {
+				return fmt.Errorf("proto: MoveKey gave no base: %w", ErrNoUsercmdBase)
+			}
+			n = readMoveCmds(r, key, base, cmds[:n], obs)
 			return h.Move(cmds[:n], op == ClcMoveNoDelta, r.Err())
 		}
 		return fmt.Errorf("%w %d in a client message", ErrBadOp, op)

@@ -133,43 +133,57 @@ func TestParseServerMessage(t *testing.T) {
 }
 
 // TestParseClientMessage: the header, a command and a move, with the
-// usercmds' bases.
+// usercmds' bases: the zero command or the acknowledged snapshot's.
 func TestParseClientMessage(t *testing.T) {
 	cmds := []bg.UserCmd{{ServerTime: 100, RightMove: 50}, {ServerTime: 116}}
-	w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
-	WriteClientHeader(w, ClientHeader{1, 2, 3})
-	WriteClientCommand(w, 4, "say hi")
-	WriteMove(w, 5, cmds, true)
-	w.WriteUint8(ClcEOF)
-	h := &recorder{fuzzHandler: fuzzHandler{t: t, key: 5}}
-	var r msg.Reader
-	if err := ParseClientMessage(&r, slices.Clone(w.Bytes()), h, h); err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"clientCommand 4 say hi", "move 2 true <nil>"}; !slices.Equal(h.log, want) {
-		t.Fatalf("handler saw %q, want %q", h.log, want)
-	}
-	if !slices.Equal(h.cmds[:2], cmds) {
-		t.Errorf("usercmds %+v, want %+v", h.cmds[:2], cmds)
-	}
-	for _, e := range h.parts {
-		switch {
-		case e.Part == PartClientHeader && e.Client != (ClientHeader{1, 2, 3}):
-			t.Errorf("header %+v", e.Client)
-		case e.Part == PartUsercmd && e.Begin && e.Index == 0 && *e.FromCmd != (bg.UserCmd{}):
-			t.Errorf("first usercmd not from the zero command")
-		case e.Part == PartUsercmd && e.Begin && e.Index == 1 && e.FromCmd != &h.cmds[0]:
-			t.Errorf("second usercmd not from the first")
-		case e.Part == PartMoveCount && (e.Index != 2 || e.Key != 5):
-			t.Errorf("move count %d key %d", e.Index, e.Key)
+	for _, based := range []bool{false, true} {
+		var base *bg.UserCmd
+		if based {
+			base = &bg.UserCmd{ServerTime: 60, Aim: 9}
 		}
-	}
-	if h.endOfOps != r.BitPos() {
-		t.Errorf("operations end at %d, the message at %d", h.endOfOps, r.BitPos())
-	}
-	bits := h.opBits()
-	if bits[ClcMoveNoDelta] == 0 || bits[ClcClientCommand] == 0 || bits[ClcEOF] == 0 {
-		t.Errorf("op bits %v", bits)
+		w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
+		WriteClientHeader(w, ClientHeader{1, 2, 3})
+		WriteClientCommand(w, 4, "say hi")
+		WriteMove(w, 5, base, cmds, true)
+		w.WriteUint8(ClcEOF)
+		h := &recorder{fuzzHandler: fuzzHandler{t: t, key: 5}}
+		if based {
+			h.base = *base
+		}
+		var r msg.Reader
+		if err := ParseClientMessage(&r, slices.Clone(w.Bytes()), h, h); err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"clientCommand 4 say hi", "move 2 true <nil>"}; !slices.Equal(h.log, want) {
+			t.Fatalf("based %v: handler saw %q, want %q", based, h.log, want)
+		}
+		if !slices.Equal(h.cmds[:2], cmds) {
+			t.Errorf("based %v: usercmds %+v, want %+v", based, h.cmds[:2], cmds)
+		}
+		for _, e := range h.parts {
+			switch {
+			case e.Part == PartClientHeader && e.Client != (ClientHeader{1, 2, 3}):
+				t.Errorf("header %+v", e.Client)
+			case e.Part == PartUsercmd && e.Begin && e.Index == 0 && !based && *e.FromCmd != (bg.UserCmd{}):
+				t.Errorf("first usercmd not from the zero command")
+			case e.Part == PartUsercmd && e.Begin && e.Index == 0 && based && e.FromCmd != &h.base:
+				t.Errorf("first usercmd not from the handler's base")
+			case e.Part == PartUsercmd && e.Begin && e.Index == 1 && e.FromCmd != &h.cmds[0]:
+				t.Errorf("second usercmd not from the first")
+			case e.Part == PartMoveCount && (e.Index != 2 || e.Key != 5 || e.Based != based):
+				t.Errorf("move count %d key %d based %v", e.Index, e.Key, e.Based)
+			}
+		}
+		if h.endOfOps != r.BitPos() {
+			t.Errorf("operations end at %d, the message at %d", h.endOfOps, r.BitPos())
+		}
+		if based {
+			continue
+		}
+		bits := h.opBits()
+		if bits[ClcMoveNoDelta] == 0 || bits[ClcClientCommand] == 0 || bits[ClcEOF] == 0 {
+			t.Errorf("op bits %v", bits)
+		}
 	}
 }
 

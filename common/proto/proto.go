@@ -27,8 +27,16 @@ import (
 // increments from the base. Version 4 (docs/protocol.md) codes message
 // headers as low bits against a window, entity numbers as gaps, moving
 // fields as residuals from a prediction (msg.Field.Diff, Table.Predict)
-// and the last-changed count in as few bits as the table needs.
-const Version = 4
+// and the last-changed count in as few bits as the table needs. Version 5
+// codes the first usercmd of a packet from the player state of the
+// snapshot the client acknowledges (UsercmdBase) and a usercmd's time in
+// fewer bits; what a server sends is as in version 4.
+const Version = 5
+
+// MinDemoVersion is the oldest protocol version whose demos this version
+// plays: a demo holds only server messages, and those have not changed
+// since version 4.
+const MinDemoVersion = 4
 
 // Limits of the protocol.
 const (
@@ -277,52 +285,110 @@ func (h ClientHeader) ResolveServerID(ids ...int32) int32 {
 	return resolved
 }
 
-// WriteMove writes a usercmd packet: the op, the count, and the commands,
-// each delta-coded from the one before (the first from a zero command)
-// under key. noDelta asks the server for a full snapshot.
-func WriteMove(w *msg.Writer, key uint32, cmds []bg.UserCmd, noDelta bool) {
+// UsercmdBaseBackup is how many of the latest messages to a client the
+// server keeps the usercmd base of (UsercmdBase), and UsercmdBaseMsec how
+// long after its arrival a client still bases its usercmds on a snapshot:
+// at the highest sv_fps (250) the server sends at most 125 messages in
+// that time, so the base is still kept when the packet arrives. A power
+// of two.
+const (
+	UsercmdBaseBackup = 256
+	UsercmdBaseMsec   = 500
+)
+
+// UsercmdBase returns the command the first usercmd of a based usercmd
+// packet is delta-coded from: the player state ps of the snapshot the
+// packet's header acknowledges, as its client decoded it and its server
+// built it. Its time is the last command the server had run, its aim and
+// weapon that command's; the client's next commands usually differ from
+// it by a round trip of time and a little aim. Quake III coded the first
+// command from a zero one, paying its 32-bit time and 16-bit aim in full.
+func UsercmdBase(ps *bg.PlayerState) bg.UserCmd {
+	return bg.UserCmd{ServerTime: ps.CommandTime, Aim: ps.Aim, Weapon: ps.Weapon}
+}
+
+// WriteMove writes a usercmd packet: the op, the count, a bit saying
+// whether the first command is coded from base (UsercmdBase of the
+// acknowledged snapshot; nil for a zero command), and the commands, each
+// delta-coded from the one before under key. noDelta asks the server for
+// a full snapshot.
+func WriteMove(w *msg.Writer, key uint32, base *bg.UserCmd, cmds []bg.UserCmd, noDelta bool) {
 	if noDelta {
 		w.WriteUint8(ClcMoveNoDelta)
 	} else {
 		w.WriteUint8(ClcMove)
 	}
 	w.WriteUint8(uint8(len(cmds)))
-	var from bg.UserCmd
-	for i := range cmds {
-		bg.UserCmdTable.WriteDeltaUsercmd(w, key, &from, &cmds[i])
-		from = cmds[i]
+	from := &zeroUserCmd
+	if base != nil {
+		from = base
 	}
+	if len(cmds) > 0 {
+		w.WriteRawBits(b2u(base != nil), 1)
+	}
+	for i := range cmds {
+		bg.UserCmdTable.WriteDeltaUsercmd(w, key, from, &cmds[i])
+		from = &cmds[i]
+	}
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ReadMove reads the body of a ClcMove or ClcMoveNoDelta into out and
-// returns how many commands it held.
-func ReadMove(r *msg.Reader, key uint32, out *[MaxPacketUsercmds]bg.UserCmd) int {
-	return readMove(r, key, out, nil)
+// returns how many commands it held; base is the UsercmdBase of the
+// acknowledged snapshot, used if the packet says its first command is
+// coded from it (nil: such a packet is an error, ErrNoUsercmdBase).
+func ReadMove(r *msg.Reader, key uint32, base *bg.UserCmd, out *[MaxPacketUsercmds]bg.UserCmd) int {
+	n, based, _ := readMoveCount(r)
+	if !based {
+		base = nil
+	} else if base == nil {
+		r.Fail(ErrNoUsercmdBase)
+		return 0
+	}
+	return readMoveCmds(r, key, base, out[:n], nil)
 }
 
-// zeroUserCmd is the base of a packet's first usercmd. It is never
-// written.
+// ErrNoUsercmdBase is the error of a usercmd packet coded from a base the
+// reader does not have: it no longer keeps the acknowledged message's,
+// or that message carried no snapshot.
+var ErrNoUsercmdBase = errors.New("proto: usercmds coded from a snapshot the reader does not keep")
+
+// zeroUserCmd is the base of a packet's first usercmd when it has none.
+// It is never written.
 var zeroUserCmd bg.UserCmd
 
-// readMove is ReadMove with an Observer.
-func readMove(r *msg.Reader, key uint32, out *[MaxPacketUsercmds]bg.UserCmd, obs Observer) int {
-	start := r.BitPos()
-	n := int(r.ReadUint8())
-	if obs != nil {
-		obs.Observe(Event{Part: PartMoveCount, Start: start, End: r.BitPos(), Index: int32(n), Key: key})
+// readMoveCount reads a usercmd packet's count and whether its first
+// command is coded from a UsercmdBase; start is where the count began.
+func readMoveCount(r *msg.Reader) (n int, based bool, start int) {
+	start = r.BitPos()
+	n = int(r.ReadUint8())
+	if n > MaxPacketUsercmds && r.Err() == nil {
+		r.Fail(fmt.Errorf("%w: %d", ErrTooManyCommands, n))
+	}
+	if n > 0 && r.Err() == nil {
+		based = r.ReadRawBits(1) == 1
 	}
 	if r.Err() != nil {
-		return 0
+		return 0, false, start
 	}
-	if n > MaxPacketUsercmds {
-		r.Fail(fmt.Errorf("%w: %d", ErrTooManyCommands, n))
-		return 0
+	return n, based, start
+}
+
+// readMoveCmds reads the commands of a usercmd packet into out, the first
+// from base (nil: a zero command), and returns how many it read.
+func readMoveCmds(r *msg.Reader, key uint32, base *bg.UserCmd, out []bg.UserCmd, obs Observer) int {
+	from := &zeroUserCmd
+	if base != nil {
+		from = base
 	}
-	for i := 0; i < n && r.Err() == nil; i++ {
-		from := &zeroUserCmd
-		if i > 0 {
-			from = &out[i-1]
-		}
+	for i := 0; i < len(out) && r.Err() == nil; i++ {
 		start := r.BitPos()
 		if obs != nil {
 			obs.Observe(Event{Part: PartUsercmd, Begin: true, Start: start, End: start, Index: int32(i), FromCmd: from})
@@ -331,9 +397,10 @@ func readMove(r *msg.Reader, key uint32, out *[MaxPacketUsercmds]bg.UserCmd, obs
 		if obs != nil {
 			obs.Observe(Event{Part: PartUsercmd, Start: start, End: r.BitPos(), Index: int32(i), FromCmd: from})
 		}
+		from = &out[i]
 	}
 	if r.Err() != nil {
 		return 0
 	}
-	return n
+	return len(out)
 }

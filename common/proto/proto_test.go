@@ -187,48 +187,84 @@ func TestGamestateRoundTrip(t *testing.T) {
 
 func TestMoveRoundTrip(t *testing.T) {
 	cmds := []bg.UserCmd{
-		{ServerTime: 1000, RightMove: 127, Aim: 300},
-		{ServerTime: 1016, RightMove: 127, Aim: 310, Buttons: bg.ButtonAttack},
+		{ServerTime: 1000, RightMove: 127, Aim: 300, Weapon: bg.WPMachinegun},
+		{ServerTime: 1016, RightMove: 127, Aim: 310, Buttons: bg.ButtonAttack, Weapon: bg.WPMachinegun},
 		{ServerTime: 1400, UpMove: -127, Weapon: bg.WPRailgun},
 	}
+	base := UsercmdBase(&bg.PlayerState{CommandTime: 880, Aim: 290, Weapon: bg.WPMachinegun, Origin: bg.Vec{X: 5}})
+	if base != (bg.UserCmd{ServerTime: 880, Aim: 290, Weapon: bg.WPMachinegun}) {
+		t.Fatalf("UsercmdBase = %+v", base)
+	}
 	key := UsercmdKey(77, 1234, "cs 3 \"x\"")
-	w := msg.NewWriter(make([]byte, 512), msg.Huffman)
-	WriteClientHeader(w, ClientHeader{ServerID: 9, MessageAcknowledge: 1234, ReliableAcknowledge: 5})
-	WriteClientCommand(w, 6, "say hi")
-	WriteMove(w, key, cmds, true)
-	w.WriteUint8(ClcEOF)
-	r := msg.NewReader(w.Bytes(), msg.Huffman)
-	if h := ReadClientHeader(r); h != (ClientHeader{9, 1234, 5}) {
-		t.Fatalf("header %+v", h)
+	write := func(base *bg.UserCmd) []byte {
+		w := msg.NewWriter(make([]byte, 512), msg.Huffman)
+		WriteClientHeader(w, ClientHeader{ServerID: 9, MessageAcknowledge: 1234, ReliableAcknowledge: 5})
+		WriteClientCommand(w, 6, "say hi")
+		WriteMove(w, key, base, cmds, true)
+		w.WriteUint8(ClcEOF)
+		return w.Bytes()
 	}
-	if r.ReadUint8() != ClcClientCommand {
-		t.Fatal("op")
+	// read reads the message up to the move and returns the reader.
+	read := func(b []byte) *msg.Reader {
+		r := msg.NewReader(b, msg.Huffman)
+		if h := ReadClientHeader(r); h != (ClientHeader{9, 1234, 5}) {
+			t.Fatalf("header %+v", h)
+		}
+		if r.ReadUint8() != ClcClientCommand {
+			t.Fatal("op")
+		}
+		if seq, text := ReadClientCommand(r); seq != 6 || text != "say hi" {
+			t.Fatalf("%d %q", seq, text)
+		}
+		if r.ReadUint8() != ClcMoveNoDelta {
+			t.Fatal("op")
+		}
+		return r
 	}
-	if seq, text := ReadClientCommand(r); seq != 6 || text != "say hi" {
-		t.Fatalf("%d %q", seq, text)
-	}
-	if r.ReadUint8() != ClcMoveNoDelta {
-		t.Fatal("op")
-	}
+	zero, based := write(nil), write(&base)
 	var out [MaxPacketUsercmds]bg.UserCmd
-	n := ReadMove(r, key, &out)
-	if n != 3 || !slices.Equal(out[:n], cmds) || r.ReadUint8() != ClcEOF || r.Err() != nil {
-		t.Fatalf("moves %v err %v", out[:n], r.Err())
+	for _, tc := range []struct {
+		name string
+		msg  []byte
+		base *bg.UserCmd // what the reader has
+	}{
+		{"zero base", zero, nil},
+		{"zero base, reader has one", zero, &base},
+		{"based", based, &base},
+	} {
+		r := read(tc.msg)
+		n := ReadMove(r, key, tc.base, &out)
+		if n != 3 || !slices.Equal(out[:n], cmds) || r.ReadUint8() != ClcEOF || r.Err() != nil {
+			t.Errorf("%s: moves %v err %v", tc.name, out[:n], r.Err())
+		}
+	}
+	// The based packet is shorter: the first command's time, aim and
+	// weapon go as small differences from the base.
+	if len(based) >= len(zero) {
+		t.Errorf("based packet %d bytes, zero-based %d", len(based), len(zero))
+	}
+	// A reader without the base cannot read a based packet; one with
+	// another base reads other commands.
+	r := read(based)
+	if n := ReadMove(r, key, nil, &out); n != 0 || !errors.Is(r.Err(), ErrNoUsercmdBase) {
+		t.Errorf("no base: %d commands, err %v", n, r.Err())
+	}
+	other := base
+	other.Aim++
+	r = read(based)
+	if n := ReadMove(r, key, &other, &out); n == 3 && slices.Equal(out[:n], cmds) {
+		t.Error("another base decoded the same commands")
 	}
 	// A wrong key gives different commands.
-	r = msg.NewReader(w.Bytes(), msg.Huffman)
-	ReadClientHeader(r)
-	r.ReadUint8()
-	ReadClientCommand(r)
-	r.ReadUint8()
-	if n := ReadMove(r, key^0x1234, &out); n == 3 && slices.Equal(out[:n], cmds) {
+	r = read(zero)
+	if n := ReadMove(r, key^0x1234, nil, &out); n == 3 && slices.Equal(out[:n], cmds) {
 		t.Fatal("a wrong key decoded the same commands")
 	}
 	// Too many commands is an error.
-	w.Reset(make([]byte, 64), msg.Huffman)
+	w := msg.NewWriter(make([]byte, 64), msg.Huffman)
 	w.WriteUint8(MaxPacketUsercmds + 1)
 	r = msg.NewReader(w.Bytes(), msg.Huffman)
-	if ReadMove(r, 0, &out) != 0 || r.Err() == nil {
+	if ReadMove(r, 0, &base, &out) != 0 || r.Err() == nil {
 		t.Fatal("accepted too many commands")
 	}
 }

@@ -66,6 +66,14 @@ type idSettings struct {
 const keptIDs = 4
 
 // snapEntry is one snapshot kept as a possible delta base.
+// cmdBase is the usercmd base of the snapshot of message messageNum, if
+// valid.
+type cmdBase struct {
+	messageNum int32
+	valid      bool
+	cmd        bg.UserCmd
+}
+
 type snapEntry struct {
 	messageNum int32
 	valid      bool
@@ -106,6 +114,12 @@ type conn struct {
 	nids          int
 
 	snaps       [proto.PacketBackup]snapEntry
+	// cmdBases are the usercmd bases (proto.UsercmdBase) of the last
+	// valid snapshots, as the server keeps them: usercmd packets are
+	// coded from the one their header acknowledges. A gamestate leaves
+	// them: a client that lost it still sends usercmds under the old
+	// one, coded from its snapshots.
+	cmdBases [proto.UsercmdBaseBackup]cmdBase
 	lastCmdTime int32
 	// The SnapServerCount flag of the snapshots since the last gamestate
 	// (the server toggles it at every map and restart), once one came.
@@ -270,6 +284,7 @@ func (c *conn) commitServer(ops []Op) {
 			e := &c.snaps[s.MessageNum&proto.PacketMask]
 			e.messageNum, e.valid, e.serverTime, e.ps = s.MessageNum, true, s.ServerTime, s.PS
 			e.ents = append(e.ents[:0], s.Entities...)
+			c.cmdBases[s.MessageNum&(proto.UsercmdBaseBackup-1)] = cmdBase{messageNum: s.MessageNum, valid: true, cmd: proto.UsercmdBase(&s.PS)}
 		}
 	}
 }

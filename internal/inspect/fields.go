@@ -27,6 +27,7 @@ type Field struct {
 type fieldDesc struct {
 	pos   int   // wire position
 	inc   int   // increment width (msg.Field.Inc), 0 for none
+	diff  int   // residual width (msg.Field.Diff), 0 for none
 	index []int // reflect path into the struct, for the base's value
 }
 
@@ -47,7 +48,7 @@ func newLayout[T any](t *msg.Table[T]) *layout[T] {
 		if !ok {
 			panic(fmt.Sprintf("inspect: %s has no field %s", t.Name(), f.Name))
 		}
-		l.fields[f.Name] = fieldDesc{pos: i, inc: f.Inc, index: sf.Index}
+		l.fields[f.Name] = fieldDesc{pos: i, inc: f.Inc, diff: f.Diff, index: sf.Index}
 	}
 	for _, st := range t.Stats() {
 		if st.Array {
@@ -204,18 +205,25 @@ func (t *tracer[T]) scalar(e msg.FieldEvent) {
 	}
 }
 
-// increment notes a value the codec sends as an increment of its
-// base's, as it does when the value grew by less than 1<<inc: " (+50)".
+// increment notes the value of a clock field (one with an increment
+// form) as the codec sends it when it is near its base's: as an
+// increment when it grew by less than 1<<inc, " (+50)", else as a
+// residual when it has one and it fits, " (-12)" or " (+300)".
 func (t *tracer[T]) increment(f fieldDesc, e msg.FieldEvent) string {
 	inc := f.inc
 	if inc == 0 {
 		return ""
 	}
 	d := e.Value - getBits(reflect.ValueOf(t.from).Elem().FieldByIndex(f.index))
-	if d >= 1<<inc {
-		return ""
+	if d < 1<<inc {
+		return fmt.Sprintf(" (+%d)", d)
 	}
-	return fmt.Sprintf(" (+%d)", d)
+	if f.diff > 0 {
+		if r := int32(d); r >= -(1<<(f.diff-1)) && r < 1<<(f.diff-1) {
+			return fmt.Sprintf(" (%+d)", r)
+		}
+	}
+	return ""
 }
 
 // element records a changed element of an array field: one Field per

@@ -60,6 +60,7 @@ type session struct {
 	// What was written, to compare with what is decoded.
 	gs         *proto.Gamestate
 	cmds       []bg.UserCmd
+	cmds2      []bg.UserCmd // based on ps2's usercmd base
 	ps1, ps2   bg.PlayerState
 	ents1      []bg.EntityState
 	ents2      []bg.EntityState
@@ -132,7 +133,7 @@ func newSession(big bool) *session {
 	w.Reset(buf[:], msg.Huffman)
 	proto.WriteClientHeader(w, proto.ClientHeader{ServerID: testServerID, MessageAcknowledge: 1, ReliableAcknowledge: 1})
 	proto.WriteClientCommand(w, 1, "say hi there")
-	proto.WriteMove(w, proto.UsercmdKey(testFeed, 1, lastServerCmd), s.cmds, true)
+	proto.WriteMove(w, proto.UsercmdKey(testFeed, 1, lastServerCmd), nil, s.cmds, true)
 	w.WriteUint8(proto.ClcEOF)
 	cch.Transmit(w.Bytes())
 	flush(ClientToServer, up)
@@ -182,6 +183,22 @@ func newSession(big bool) *session {
 	sch.Flush()
 	s.fragments = len(down.pkts)
 	flush(ServerToClient, down)
+
+	// Message 2, client→server: usercmds coded from the delta
+	// snapshot's player state, which the header acknowledges (message
+	// 3).
+	s.cmds2 = []bg.UserCmd{
+		{ServerTime: 1100, Aim: 330, RightMove: 127, Weapon: 2},
+		{ServerTime: 1116, Aim: 331, RightMove: 127, Weapon: 2},
+	}
+	base := proto.UsercmdBase(&s.ps2)
+	w.Reset(buf[:], msg.Huffman)
+	proto.WriteClientHeader(w, proto.ClientHeader{ServerID: testServerID, MessageAcknowledge: 3, ReliableAcknowledge: 2})
+	lastServerCmd = s.bigCommand
+	proto.WriteMove(w, proto.UsercmdKey(testFeed, 3, lastServerCmd), &base, s.cmds2, false)
+	w.WriteUint8(proto.ClcEOF)
+	cch.Transmit(w.Bytes())
+	flush(ClientToServer, up)
 	return s
 }
 

@@ -200,9 +200,12 @@ type EntityChange struct {
 
 // Move is a decoded usercmd packet.
 type Move struct {
-	NoDelta bool         `json:"noDelta"`
-	Key     uint32       `json:"key"`
-	Cmds    []bg.UserCmd `json:"cmds"`
+	NoDelta bool `json:"noDelta"`
+	// Based: the first command is coded from the acknowledged
+	// snapshot's usercmd base (proto.UsercmdBase), not from zero.
+	Based bool         `json:"based"`
+	Key   uint32       `json:"key"`
+	Cmds  []bg.UserCmd `json:"cmds"`
 	// New counts the commands newer than every command before them on
 	// this connection: the ones a server executes (the others were sent
 	// again for loss, cl_packetdup).

@@ -100,7 +100,7 @@ func TestSession(t *testing.T) {
 		t.Fatalf("move: %+v", mv)
 	}
 	if f := mv.Sub[1].Fields; len(f) != 3 || f[0].Name != "ServerTime" || f[0].Value != "1016 (+16)" ||
-		f[1] != (Field{Name: "Aim", Value: "310", Bits: f[1].Bits}) || f[2].Name != "Buttons" || f[0].Bits < 9 {
+		f[1] != (Field{Name: "Aim", Value: "310", Bits: f[1].Bits}) || f[2].Name != "Buttons" || f[0].Bits != 1+bg.UserCmdTable.Fields()[0].Inc {
 		t.Errorf("second usercmd fields %+v", f)
 	}
 
@@ -169,6 +169,20 @@ func TestSession(t *testing.T) {
 		t.Errorf("entity changes %v", changes)
 	}
 
+	// Client message 2: usercmds coded from the delta snapshot's
+	// player state (proto.UsercmdBase), which its header acknowledges.
+	m = &msgs[7+n]
+	checkBits(t, m)
+	mv = findOp(m, OpMove)
+	if m.Dir != ClientToServer || m.Err != "" || mv == nil || !mv.Move.Based || !slices.Equal(mv.Move.Cmds, s.cmds2) {
+		t.Fatalf("based move: %s %+v", m.Summary(), mv)
+	}
+	// Its first command's time is 17 ms after the base's (the command
+	// time 1083): an increment.
+	if f := mv.Sub[0].Fields; len(f) == 0 || f[0].Value != "1100 (+17)" {
+		t.Errorf("first based usercmd fields %+v", f)
+	}
+
 	// Text and JSON render.
 	var text bytes.Buffer
 	for i := range msgs {
@@ -217,7 +231,12 @@ func TestLoss(t *testing.T) {
 	t.Run("lost base", func(t *testing.T) {
 		pkts := slices.Delete(slices.Clone(s.pkts), 6, 7) // the full snapshot
 		msgs := feed(New(), pkts)
-		m := &msgs[len(msgs)-1]
+		// The client's usercmds are coded from the delta snapshot the
+		// inspector could not read: it says so.
+		if m := &msgs[len(msgs)-1]; m.Dir != ClientToServer || !m.CannotDecode {
+			t.Errorf("usercmds based on an unread snapshot: %s", m.Summary())
+		}
+		m := &msgs[len(msgs)-2]
 		if m.Kind != KindMessage || m.Err != "" || m.Dropped != 1 {
 			t.Fatalf("delta after a lost base: %s", m.Summary())
 		}
@@ -345,11 +364,14 @@ func TestLayoutMatchesTables(t *testing.T) {
 		fields := checkDelta(t, fmt.Sprintf("usercmd %d", i), bg.UserCmdTable, &cf, &ct, 1,
 			func(w *msg.Writer) { bg.UserCmdTable.WriteDeltaUsercmd(w, key, &cf, &ct) },
 			func(r *msg.Reader, got *bg.UserCmd) []Field { return readUsercmd(r, key, &cf, got) })
-		// The server time comes first, always, as an 8-bit increment
-		// or whole; it has no counter.
-		tf, want := fields[0], format(uint32(ct.ServerTime), bg.UserCmdTable.Fields()[0].Bits)
-		if d := uint32(ct.ServerTime - cf.ServerTime); d < 256 {
+		// The server time comes first, always, as an increment, a
+		// residual or whole; it has no counter.
+		f0 := bg.UserCmdTable.Fields()[0]
+		tf, want := fields[0], format(uint32(ct.ServerTime), f0.Bits)
+		if d := uint32(ct.ServerTime - cf.ServerTime); d < 1<<f0.Inc {
 			want += fmt.Sprintf(" (+%d)", d)
+		} else if r := int32(d); r >= -(1<<(f0.Diff-1)) && r < 1<<(f0.Diff-1) {
+			want += fmt.Sprintf(" (%+d)", r)
 		}
 		if tf.Name != "ServerTime" || tf.Value != want || tf.Bits < 2 {
 			t.Fatalf("usercmd %d: server time %+v, want %s", i, tf, want)

@@ -127,6 +127,7 @@ func (p *parse) Observe(e proto.Event) {
 		o.Sub = append(o.Sub, Op{Name: OpEntitiesEnd, Bits: bits})
 	case proto.PartMoveCount:
 		o.Fields = []Field{{Name: "count", Value: strconv.Itoa(int(e.Index)), Bits: bits},
+			{Name: "based", Value: strconv.FormatBool(e.Based)},
 			{Name: "key", Value: fmt.Sprintf("%#08x", e.Key)}}
 	case proto.PartUsercmd:
 		o.Move.Cmds = append(o.Move.Cmds, p.cmds[e.Index])
@@ -394,14 +395,24 @@ func (p *parse) ClientHeader(h proto.ClientHeader, body []byte) (bool, error) {
 	return true, nil
 }
 
-// MoveKey returns the usercmd key of the client's settings.
-func (p *parse) MoveKey() (uint32, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
+// MoveKey returns the usercmd key of the client's settings and, for a
+// packet based on the acknowledged snapshot, that snapshot's usercmd
+// base, if the inspector saw the snapshot.
+func (p *parse) MoveKey(based bool) (uint32, *bg.UserCmd, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
 	if !p.known {
-		return 0, nil, fmt.Errorf("%w: usercmds keyed with server command %d, which was not seen", ErrCannotDecode, p.h.ReliableAcknowledge)
+		return 0, nil, nil, fmt.Errorf("%w: usercmds keyed with server command %d, which was not seen", ErrCannotDecode, p.h.ReliableAcknowledge)
+	}
+	var base *bg.UserCmd
+	if based {
+		b := &p.c.cmdBases[p.h.MessageAcknowledge&(proto.UsercmdBaseBackup-1)]
+		if !b.valid || b.messageNum != p.h.MessageAcknowledge {
+			return 0, nil, nil, fmt.Errorf("%w: usercmds coded from the snapshot of message %d, which was not seen", ErrCannotDecode, p.h.MessageAcknowledge)
+		}
+		base = &b.cmd
 	}
 	key := proto.UsercmdKey(uint32(p.set.feed), uint32(p.h.MessageAcknowledge), p.lastServerCommand)
-	p.cur.Name, p.cur.Move = OpMove, &Move{Key: key}
-	return key, &p.cmds, nil
+	p.cur.Name, p.cur.Move = OpMove, &Move{Key: key, Based: based}
+	return key, base, &p.cmds, nil
 }
 
 // Move counts the usercmds the server executes.

@@ -108,6 +108,8 @@ func coding(f msg.Field, style string, index int) string {
 	usercmd := style == "usercmd style"
 	var c string
 	switch {
+	case f.Inc > 0 && f.Diff > 0 && timeField:
+		c = fmt.Sprintf("always sent, not keyed: increment: 1 and new − old in %d bits when it is 0..%d, else 0 and then residual: 1 and new − old (signed, modulo 2^%d) in %d raw bits when it is −%d..%d, else 0 and the value in %d bits", f.Inc, 1<<f.Inc-1, width(f.Bits), f.Diff, 1<<(f.Diff-1), 1<<(f.Diff-1)-1, width(f.Bits))
 	case f.Inc > 0 && timeField:
 		c = fmt.Sprintf("always sent, not keyed: increment: 1 and new − old in %d bits when it is 0..%d, else 0 and the value in %d bits", f.Inc, 1<<f.Inc-1, width(f.Bits))
 	case f.Inc > 0:

@@ -325,6 +325,21 @@ func (s *session) sendOOB(text string) {
 	s.clientSend()
 }
 
+// usercmdBase returns the usercmd base of the snapshot the last server
+// message carried, if it carried a valid one, else nil (a zero base).
+func (s *session) usercmdBase() *bg.UserCmd {
+	if s.lastServerMsg == nil || s.lastServerMsg.Sequence != uint32(s.serverMessage) {
+		return nil
+	}
+	for _, op := range s.lastServerMsg.Ops {
+		if op.Snapshot != nil && op.Snapshot.Valid {
+			b := proto.UsercmdBase(&op.Snapshot.PS)
+			return &b
+		}
+	}
+	return nil
+}
+
 // sendMessage sends a client message: the header, the reliable
 // commands not yet acknowledged, the usercmds, eof.
 func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
@@ -340,7 +355,7 @@ func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
 	}
 	if len(cmds) > 0 {
 		key := proto.UsercmdKey(uint32(s.checksumFeed), uint32(s.serverMessage), s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)])
-		proto.WriteMove(w, key, cmds, noDelta)
+		proto.WriteMove(w, key, s.usercmdBase(), cmds, noDelta)
 	}
 	w.WriteUint8(proto.ClcEOF)
 	if w.Err() != nil {
@@ -516,8 +531,8 @@ func (c stopClient) ClientHeader(h proto.ClientHeader, _ []byte) (bool, error) {
 	return false, errStop
 }
 func (stopClient) ClientCommand(int32, string) error { return errStop }
-func (stopClient) MoveKey() (uint32, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
-	return 0, nil, errStop
+func (stopClient) MoveKey(bool) (uint32, *bg.UserCmd, *[proto.MaxPacketUsercmds]bg.UserCmd, error) {
+	return 0, nil, nil, errStop
 }
 func (stopClient) Move([]bg.UserCmd, bool, error) error { return errStop }
 

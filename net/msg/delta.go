@@ -43,12 +43,16 @@ const (
 // else a zero bit and the value in its width. A 32-bit time that moves
 // 50 ms a snapshot then costs Inc+1 bits instead of 32.
 //
-// Diff > 0 (integers only, not with Inc) marks a field that usually moves
-// by a little in either direction, a position or an angle: when it
-// changed, a one bit and the signed residual (new minus expected, taken
-// modulo the field's width) in Diff raw bits go out if it fits, else a
-// zero bit and the value in its width. The expected value is the base's,
-// or what the field's Prediction computes.
+// Diff > 0 (integers only) marks a field that usually moves by a little
+// in either direction, a position or an angle: when it changed, a one
+// bit and the signed residual (new minus expected, taken modulo the
+// field's width) in Diff raw bits go out if it fits, else a zero bit and
+// the value in its width. The expected value is the base's, or what the
+// field's Prediction computes. A field with both Inc and Diff (a
+// usercmd's time, which usually grows by a frame but may step back to a
+// base it passed) tries the increment form first, then the residual,
+// then the whole value, each behind its one bit; in the keyed fields of
+// a usercmd table only Diff counts.
 //
 // Predict, if not nil, says how to compute the field's expected value
 // from the base and the fields before it in the new state (a position
@@ -216,8 +220,8 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 		if f.Inc < 0 || f.Inc > 0 && (f.Bits == 0 || f.Inc >= width(f.Bits)) {
 			return nil, fmt.Errorf("msg: table %s: field %s: increment of %d bits with %d bits (want 1..%d, integers only)", name, f.Name, f.Inc, f.Bits, width(f.Bits)-1)
 		}
-		if f.Diff < 0 || f.Diff > 0 && (f.Bits == 0 || f.Inc > 0 || f.Diff >= width(f.Bits)) {
-			return nil, fmt.Errorf("msg: table %s: field %s: residual of %d bits with %d bits (want 1..%d, integers only, not with an increment)", name, f.Name, f.Diff, f.Bits, width(f.Bits)-1)
+		if f.Diff < 0 || f.Diff > 0 && (f.Bits == 0 || f.Diff >= width(f.Bits)) {
+			return nil, fmt.Errorf("msg: table %s: field %s: residual of %d bits with %d bits (want 1..%d, integers only)", name, f.Name, f.Diff, f.Bits, width(f.Bits)-1)
 		}
 		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits, inc: f.Inc, diff: f.Diff})
 	}
