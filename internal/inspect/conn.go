@@ -113,13 +113,13 @@ type conn struct {
 	ids           [keptIDs]idSettings // newest first
 	nids          int
 
-	snaps       [proto.PacketBackup]snapEntry
+	snaps [proto.PacketBackup]snapEntry
 	// cmdBases are the usercmd bases (proto.UsercmdBase) of the last
 	// valid snapshots, as the server keeps them: usercmd packets are
 	// coded from the one their header acknowledges. A gamestate leaves
 	// them: a client that lost it still sends usercmds under the old
 	// one, coded from its snapshots.
-	cmdBases [proto.UsercmdBaseBackup]cmdBase
+	cmdBases    [proto.UsercmdBaseBackup]cmdBase
 	lastCmdTime int32
 	// The SnapServerCount flag of the snapshots since the last gamestate
 	// (the server toggles it at every map and restart), once one came.
