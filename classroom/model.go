@@ -303,7 +303,7 @@ func (m *Model) send(player int, d Dir, data []byte) {
 	if msgs := m.insp.Feed(idir, from, to, data, m.now); len(msgs) > 0 {
 		e.Msg = msgs[0]
 	}
-	e.Kind = classify(&e.Msg)
+	e.Kind, e.Reliable = classify(&e.Msg)
 	e.Sequence = e.Msg.Sequence
 	arr := pa.link.Send(m.now, len(data))
 	e.Copies = copy(e.Arrive[:], arr)

@@ -189,7 +189,7 @@ func TestPrefixesAimAtOnePane(t *testing.T) {
 	m.Run(200 * time.Millisecond)
 	con.ExecuteString("inspect last p1 down")
 	e, ok := m.Event(m.Selected())
-	if !ok || e.Player != 0 || e.Dir != Down || (e.Kind != KindDelta && e.Kind != KindFull && e.Kind != KindReliable) {
+	if !ok || e.Player != 0 || e.Dir != Down || (e.Kind != KindDelta && e.Kind != KindFull) {
 		t.Errorf("inspect last p1 down selected %v %v", ok, e)
 	}
 	if !strings.Contains(out.String(), "P1 <- server") && !strings.Contains(out.String(), "server -> P1") {

@@ -33,7 +33,11 @@ func (d Dir) String() string {
 
 // Kind is what a packet carried, for its colour in the lane. A packet
 // that carries several things has the first kind of this list that
-// applies: fragment, reliable, gamestate, full, delta, usercmd.
+// applies: fragment, gamestate, full, delta, usercmd, reliable. Whether
+// reliable commands ride along as well is Event.Reliable: a snapshot is
+// drawn as a snapshot whatever rides with it, so that the snapshots keep
+// showing while a command is resent in every message until it is
+// acknowledged.
 type Kind uint8
 
 // Packet kinds.
@@ -42,7 +46,7 @@ const (
 	KindUsercmd               // a client message of usercmds (no reliable command in it)
 	KindDelta                 // a snapshot delta-coded from an earlier one
 	KindFull                  // a snapshot coded from nothing (the first, or after a loss of the base)
-	KindReliable              // a message carrying reliable commands (client or server commands)
+	KindReliable              // a message carrying reliable commands (client or server commands) and nothing above
 	KindFragment              // one fragment of a message too long for one packet
 	KindGamestate             // the gamestate: configstrings and baselines
 	KindOther                 // a message with none of the above (a bare acknowledge)
@@ -65,6 +69,9 @@ type Event struct {
 	Player int    // 0 (P1) or 1 (P2)
 	Dir    Dir
 	Kind   Kind
+	// Reliable: reliable commands (client or server commands) ride in
+	// the packet, new or sent again.
+	Reliable bool
 	Bytes  int           // the whole packet, netchan header included
 	Sent   time.Duration // virtual time it left the sender
 	// Copies is how many copies arrive: 0 lost, 1, or 2 duplicated.
@@ -219,18 +226,19 @@ func (c *serverConn) LocalAddr() netip.AddrPort       { return c.local }
 func (c *serverConn) SetReadDeadline(time.Time) error { return nil }
 func (c *serverConn) Close() error                    { return nil }
 
-// classify returns the kind of a decoded packet.
-func classify(m *inspect.Message) Kind {
+// classify returns the kind of a decoded packet and whether reliable
+// commands ride in it.
+func classify(m *inspect.Message) (k Kind, reliable bool) {
 	switch m.Kind {
 	case inspect.KindConnectionless:
-		return KindHandshake
+		return KindHandshake, false
 	case inspect.KindFragment:
-		return KindFragment
+		return KindFragment, false
 	}
 	if m.Fragment {
-		return KindFragment // the last fragment of a message
+		return KindFragment, false // the last fragment of a message
 	}
-	var reliable, gamestate, full, delta, usercmd bool
+	var gamestate, full, delta, usercmd bool
 	for i := range m.Ops {
 		op := &m.Ops[i]
 		switch op.Name {
@@ -249,16 +257,16 @@ func classify(m *inspect.Message) Kind {
 		}
 	}
 	switch {
-	case reliable:
-		return KindReliable
 	case gamestate:
-		return KindGamestate
+		return KindGamestate, reliable
 	case full:
-		return KindFull
+		return KindFull, reliable
 	case delta:
-		return KindDelta
+		return KindDelta, reliable
 	case usercmd:
-		return KindUsercmd
+		return KindUsercmd, reliable
+	case reliable:
+		return KindReliable, true
 	}
-	return KindOther
+	return KindOther, false
 }

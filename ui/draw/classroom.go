@@ -255,8 +255,13 @@ func (v *ClassroomView) drawLegend(screen *ebiten.Image, l classroomLayout) {
 		}
 		n++
 		b.circle(float32(x+5), float32(y+7), 5, rgbaOf(PacketColour(k), 1))
+		label := k.String()
+		if k == classroom.KindReliable {
+			// Also the dot in a mark that carries commands besides.
+			label = "reliable (dot)"
+		}
 		b.flush(screen)
-		v.text(screen, k.String(), float64(x+14), float64(y), colDim)
+		v.text(screen, label, float64(x+14), float64(y), colDim)
 		y += classLineH
 	}
 	b.circle(float32(x+5), float32(y+7), 5, rgbaOf(colDim, 1))
@@ -558,7 +563,7 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 				yy += k * k * 60
 				a = 1 - k
 			}
-			v.mark(x, yy, r, c, a, sel, false, e.ID)
+			v.mark(x, yy, r, c, a, sel, false, e.Reliable && e.Kind != classroom.KindReliable, e.ID)
 			b.line(x-r*0.7, yy-r*0.7, x+r*0.7, yy+r*0.7, 2, rgbaOf(colLost, a))
 			b.line(x-r*0.7, yy+r*0.7, x+r*0.7, yy-r*0.7, 2, rgbaOf(colLost, a))
 			return
@@ -589,17 +594,22 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 				}
 				yy += f * rowH * 0.6
 			}
-			v.mark(x, yy, rr, c, a, sel, e.Late(), e.ID)
+			v.mark(x, yy, rr, c, a, sel, e.Late(), e.Reliable && e.Kind != classroom.KindReliable, e.ID)
 		}
 	})
 	b.flush(screen)
 }
 
-// mark draws one packet and remembers it for PacketAt.
-func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected, late bool, id uint64) {
+// mark draws one packet and remembers it for PacketAt. A packet that
+// also carries reliable commands (a snapshot or usercmds with a command
+// riding along) has a dot of the reliable colour in its middle.
+func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected, late, reliable bool, id uint64) {
 	b := &v.b
 	b.circle(x, y, r+1, rgbaOf(colShadow, a*0.8))
 	b.circle(x, y, r, rgbaOf(c, a))
+	if reliable {
+		b.circle(x, y, max(2, r*0.45), rgbaOf(PacketColour(classroom.KindReliable), a))
+	}
 	if late {
 		b.ring(x, y, r+2, 2, rgbaOf(colLate, a))
 	}
@@ -768,6 +778,7 @@ func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l cl
 			"P1: A and D run, W jumps, S drops, F fires.  P2: the arrows, Enter fires (or a bot).  P pauses, [ ] slow down / speed up, . steps.",
 			"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
 			"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits. Orange ring: overtaken.",
+			"A yellow dot: reliable commands ride in the packet; they ride in every one until the other end acknowledges them.",
 		} {
 			v.text(screen, s, x, y, colWhite)
 			y += classLineH + 2
