@@ -72,8 +72,8 @@ type Event struct {
 	// Reliable: reliable commands (client or server commands) ride in
 	// the packet, new or sent again.
 	Reliable bool
-	Bytes  int           // the whole packet, netchan header included
-	Sent   time.Duration // virtual time it left the sender
+	Bytes    int           // the whole packet, netchan header included
+	Sent     time.Duration // virtual time it left the sender
 	// Copies is how many copies arrive: 0 lost, 1, or 2 duplicated.
 	// Arrive holds their arrival times.
 	Copies int
