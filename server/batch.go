@@ -106,7 +106,8 @@ func (s *Server) endBatch() {
 // one WriteBatch. A packet is handled at most a frame after it arrived,
 // but before the first frame that follows its arrival, as it would be
 // had the server woken for it: only connectionless replies (a server
-// browser's getinfo) go out later.
+// browser's getinfo) go out later, and an infoResponse says by how much
+// (its hold key), so that a browser's ping is the network's alone.
 func (s *Server) runBatched(ctx context.Context, bc netchan.BatchConn) error {
 	start := time.Now()
 	base := s.svs.now
@@ -143,6 +144,7 @@ func (s *Server) runBatched(ctx context.Context, bc netchan.BatchConn) error {
 		wall := time.Now()
 		s.beginEvent(now)
 		s.beginBatch()
+		s.svs.replyAt = now
 		at := last // packets are handed over in order, never going back
 		for {
 			n, err := bc.ReadBatch(pkts)
@@ -169,6 +171,7 @@ func (s *Server) runBatched(ctx context.Context, bc netchan.BatchConn) error {
 		last = now
 		s.frameEvent(now)
 		s.endBatch()
+		s.svs.replyAt = 0
 	}
 }
 

@@ -323,7 +323,8 @@ func (s *Server) zombiePacket(c *client) {
 	s.sendFinalMessage(c)
 }
 
-// infoResponse answers getinfo (SVC_Info) in Quake III's format.
+// infoResponse answers getinfo (SVC_Info) in Quake III's format, plus
+// hold: the milliseconds the answer waited for the server's next send.
 func (s *Server) infoResponse(from netip.AddrPort, text string) {
 	ch, err := oob.ParseGetInfo(text)
 	if err != nil {
@@ -354,6 +355,11 @@ func (s *Server) infoResponse(from netip.AddrPort, text string) {
 	}
 	set("sv_maxclients", strconv.Itoa(maxClients))
 	set("gametype", strconv.Itoa(gametype))
+	// How long the answer waited for its batch's send (runBatched): a
+	// browser takes it off the round trip it measures.
+	if hold := s.svs.replyAt - s.svs.now; s.svs.replyAt != 0 && hold > 0 {
+		set("hold", strconv.Itoa(int(hold)))
+	}
 	s.sendQueryReply(from, oob.FormatInfoResponse(info))
 }
 

@@ -116,6 +116,11 @@ type static struct {
 	residual     int32 // real time not yet run as frames
 	lastFrameNow int32
 	started      bool
+	// replyAt is, while Run handles a batch of packets (batch.go), the
+	// time the batch's replies go out at: a packet handed over at its
+	// earlier arrival time was held that long (an infoResponse says so).
+	// 0 otherwise: replies go out at once.
+	replyAt int32
 
 	clients       [bg.MaxClients]client
 	challenger    challenger

@@ -654,14 +654,14 @@ func (b *Browser) infoResponse(info string, from netip.AddrPort, at time.Time) {
 		if q.sent.IsZero() || q.challenge != si.challenge {
 			continue
 		}
-		fill(e, &si, at.Sub(q.sent))
+		fill(e, &si, at.Sub(q.sent)-si.hold)
 		q.sent = time.Time{}
 		b.changed()
 	}
 	for i := range b.targets {
 		t := &b.targets[i]
 		if t.challenge == si.challenge && !t.sent.IsZero() && t.accepts(from) {
-			b.lanAnswer(from, &si, at.Sub(t.sent))
+			b.lanAnswer(from, &si, at.Sub(t.sent)-si.hold)
 			return
 		}
 	}

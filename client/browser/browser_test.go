@@ -536,6 +536,9 @@ func TestParseInfo(t *testing.T) {
 		{`\clients\99999999999999999999`, serverInfo{humans: maxCount}}, // huge: clamped
 		{"\\hostname\\a\x01b\xffc", serverInfo{hostName: "a?b?c"}},      // unprintable bytes
 		{`\hostname\` + strings.Repeat("n", 100), serverInfo{hostName: strings.Repeat("n", MaxTextLen)}},
+		{`\hold\37`, serverInfo{hold: 37 * time.Millisecond}},        // the server held its answer 37 ms
+		{`\hold\5000`, serverInfo{hold: MaxHold * time.Millisecond}}, // a claim past MaxHold: cut
+		{`\hold\-20`, serverInfo{}},                                  // nonsense: none
 	}
 	for _, tt := range tests {
 		if got := parseInfo(tt.info); got != tt.want {

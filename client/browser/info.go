@@ -3,6 +3,7 @@ package browser
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"tremor/net/infostr"
 )
@@ -21,7 +22,16 @@ type serverInfo struct {
 	humans, bots, max  int
 	gameType, protocol int
 	challenge          string
+	// hold is how long the server says it held its answer before sending
+	// it (its hold key, at most MaxHold): not part of the ping.
+	hold time.Duration
 }
+
+// MaxHold is the most of a server's hold (an infoResponse's hold key,
+// milliseconds) the browser takes off a ping: a Tremor server holds an
+// answer at most its longest sleep (server.MaxBatchWait), and a server
+// claiming more cannot make its ping look better than by this much.
+const MaxHold = 100
 
 // parseInfo reads the fields the browser shows from the info string of
 // an infoResponse (server/connless.go infoResponse writes them; Quake
@@ -45,6 +55,7 @@ func parseInfo(info string) serverInfo {
 	s.max = count(infostr.ValueForKey(info, "sv_maxclients"))
 	s.gameType = count(infostr.ValueForKey(info, "gametype"))
 	s.protocol = count(infostr.ValueForKey(info, "protocol"))
+	s.hold = time.Duration(min(count(infostr.ValueForKey(info, "hold")), MaxHold)) * time.Millisecond
 	return s
 }
 
