@@ -200,6 +200,11 @@ func FuzzReadClientMessage(f *testing.F) {
 	WriteMove(w, 5, &bg.UserCmd{ServerTime: 40, Aim: 7, Weapon: 2}, []bg.UserCmd{{ServerTime: 100, Aim: 9, Weapon: 2}, {ServerTime: 500}}, true)
 	w.WriteUint8(ClcEOF)
 	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
+	w = msg.NewWriter(make([]byte, 1024), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{1, 2, 3})
+	WriteMove(w, 5, &bg.UserCmd{ServerTime: 40}, []bg.UserCmd{{ServerTime: 100}, {ServerTime: 116, Aim: 3}, {ServerTime: 133}, {ServerTime: 150}}, false)
+	w.WriteUint8(ClcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
 	f.Add([]byte{}, uint32(0))
 	f.Fuzz(func(t *testing.T, data []byte, key uint32) {
 		h := &fuzzHandler{t: t, key: key}

@@ -87,8 +87,8 @@ const (
 	// PartEntitiesEnd is the number that ends a snapshot's entities.
 	PartEntitiesEnd
 	// PartMoveCount is a usercmd packet's count (Index), whether its
-	// first command is coded from a UsercmdBase (Based) and its key
-	// (Key).
+	// first command is coded from a UsercmdBase (Based), its time run
+	// (TimeStep, TimeExtra) and its key (Key).
 	PartMoveCount
 	// PartUsercmd is one usercmd delta of a packet (Index: its place;
 	// FromCmd: the command before it, or the first one's base: the
@@ -113,7 +113,12 @@ type Event struct {
 	Removed bool   // the entity delta removed the entity
 	Added   bool   // the entity came from its baseline
 	Based   bool   // the first usercmd is coded from a UsercmdBase
-	Err     error  // what ended the message (PartOpEnd)
+	// TimeStep is a usercmd packet's time run's step (PartMoveCount),
+	// -1 when its commands' times are coded each in its delta;
+	// TimeWidth the bits of each command's increment less the step.
+	TimeStep  int32
+	TimeWidth int
+	Err       error // what ended the message (PartOpEnd)
 
 	Header  SnapshotHeader  // PartSnapshotHeader
 	Client  ClientHeader    // PartClientHeader
@@ -304,23 +309,27 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 		case ClcClientCommand:
 			return readCommand(r, obs, PartClientCommand, ReadClientCommand, h.ClientCommand)
 		case ClcMove, ClcMoveNoDelta:
-			n, based, start := readMoveCount(r)
+			mh, start := readMoveCount(r)
 			if r.Err() != nil {
 				return h.Move(nil, op == ClcMoveNoDelta, r.Err())
 			}
-			key, base, cmds, err := h.MoveKey(based)
+			key, base, cmds, err := h.MoveKey(mh.based)
 			if err != nil {
 				return err
 			}
 			if obs != nil {
-				obs.Observe(Event{Part: PartMoveCount, Start: start, End: r.BitPos(), Index: int32(n), Based: based, Key: key})
+				e := Event{Part: PartMoveCount, Start: start, End: r.BitPos(), Index: int32(mh.n), Based: mh.based, Key: key, TimeStep: -1}
+				if mh.run {
+					e.TimeStep, e.TimeWidth = int32(mh.step), mh.width
+				}
+				obs.Observe(e)
 			}
-			if !based {
+			if !mh.based {
 				base = nil
 			} else if base == nil {
 				return fmt.Errorf("proto: MoveKey gave no base: %w", ErrNoUsercmdBase)
 			}
-			n = readMoveCmds(r, key, base, cmds[:n], obs)
+			n := readMoveCmds(r, key, base, &mh, cmds[:], obs)
 			return h.Move(cmds[:n], op == ClcMoveNoDelta, r.Err())
 		}
 		return fmt.Errorf("%w %d in a client message", ErrBadOp, op)

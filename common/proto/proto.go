@@ -307,11 +307,48 @@ func UsercmdBase(ps *bg.PlayerState) bg.UserCmd {
 	return bg.UserCmd{ServerTime: ps.CommandTime, Aim: ps.Aim, Weapon: ps.Weapon}
 }
 
+// Time runs (protocol 5): the commands after a packet's first usually
+// follow one another by one client frame, 14 to 19 ms at 60 frames a
+// second. When a packet holds at least MinTimeRun commands and every one
+// after the first grew by step to step+2^width-1 milliseconds (step below
+// 2^TimeRunStepBits, width at most 2^TimeRunWidthBits-1), their times go
+// once, in the move's header, as a run: step, width, then each command's
+// increment less step in width bits. Coded each in its delta they took 7
+// bits each (bg.UserCmdTable's 6-bit increment).
+const (
+	MinTimeRun       = 3
+	TimeRunStepBits  = 6
+	TimeRunWidthBits = 2
+)
+
+// timeRun reports whether the times of cmds form a run, and its step and
+// width.
+func timeRun(cmds []bg.UserCmd) (run bool, step uint32, width int) {
+	if len(cmds) < MinTimeRun {
+		return false, 0, 0
+	}
+	lo, hi := int32(1<<TimeRunStepBits), int32(-1)
+	for i := 1; i < len(cmds); i++ {
+		d := cmds[i].ServerTime - cmds[i-1].ServerTime
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo < 0 || lo >= 1<<TimeRunStepBits {
+		return false, 0, 0
+	}
+	for width = 0; hi-lo >= 1<<width; width++ {
+		if width == 1<<TimeRunWidthBits-1 {
+			return false, 0, 0
+		}
+	}
+	return true, uint32(lo), width
+}
+
 // WriteMove writes a usercmd packet: the op, the count, a bit saying
 // whether the first command is coded from base (UsercmdBase of the
-// acknowledged snapshot; nil for a zero command), and the commands, each
-// delta-coded from the one before under key. noDelta asks the server for
-// a full snapshot.
+// acknowledged snapshot; nil for a zero command), with MinTimeRun
+// commands or more a bit saying whether the later commands' times go as
+// a run and the run, then the commands, each delta-coded from the one
+// before under key. noDelta asks the server for a full snapshot.
 func WriteMove(w *msg.Writer, key uint32, base *bg.UserCmd, cmds []bg.UserCmd, noDelta bool) {
 	if noDelta {
 		w.WriteUint8(ClcMoveNoDelta)
@@ -326,8 +363,23 @@ func WriteMove(w *msg.Writer, key uint32, base *bg.UserCmd, cmds []bg.UserCmd, n
 	if len(cmds) > 0 {
 		w.WriteRawBits(b2u(base != nil), 1)
 	}
+	run, step, width := timeRun(cmds)
+	if len(cmds) >= MinTimeRun {
+		w.WriteRawBits(b2u(run), 1)
+		if run {
+			w.WriteRawBits(step, TimeRunStepBits)
+			w.WriteRawBits(uint32(width), TimeRunWidthBits)
+			for i := 1; width > 0 && i < len(cmds); i++ {
+				w.WriteRawBits(uint32(cmds[i].ServerTime-cmds[i-1].ServerTime)-step, width)
+			}
+		}
+	}
 	for i := range cmds {
-		bg.UserCmdTable.WriteDeltaUsercmd(w, key, from, &cmds[i])
+		if run && i > 0 {
+			bg.UserCmdTable.WriteDeltaUsercmdTimeKnown(w, key, from, &cmds[i])
+		} else {
+			bg.UserCmdTable.WriteDeltaUsercmd(w, key, from, &cmds[i])
+		}
 		from = &cmds[i]
 	}
 }
@@ -345,14 +397,14 @@ func b2u(b bool) uint32 {
 // acknowledged snapshot, used if the packet says its first command is
 // coded from it (nil: such a packet is an error, ErrNoUsercmdBase).
 func ReadMove(r *msg.Reader, key uint32, base *bg.UserCmd, out *[MaxPacketUsercmds]bg.UserCmd) int {
-	n, based, _ := readMoveCount(r)
-	if !based {
+	h, _ := readMoveCount(r)
+	if !h.based {
 		base = nil
 	} else if base == nil {
 		r.Fail(ErrNoUsercmdBase)
 		return 0
 	}
-	return readMoveCmds(r, key, base, out[:n], nil)
+	return readMoveCmds(r, key, base, &h, out[:], nil)
 }
 
 // ErrNoUsercmdBase is the error of a usercmd packet coded from a base the
@@ -364,26 +416,47 @@ var ErrNoUsercmdBase = errors.New("proto: usercmds coded from a snapshot the rea
 // It is never written.
 var zeroUserCmd bg.UserCmd
 
-// readMoveCount reads a usercmd packet's count and whether its first
-// command is coded from a UsercmdBase; start is where the count began.
-func readMoveCount(r *msg.Reader) (n int, based bool, start int) {
-	start = r.BitPos()
-	n = int(r.ReadUint8())
-	if n > MaxPacketUsercmds && r.Err() == nil {
-		r.Fail(fmt.Errorf("%w: %d", ErrTooManyCommands, n))
-	}
-	if n > 0 && r.Err() == nil {
-		based = r.ReadRawBits(1) == 1
-	}
-	if r.Err() != nil {
-		return 0, false, start
-	}
-	return n, based, start
+// moveHeader is what a usercmd packet says before its commands.
+type moveHeader struct {
+	n     int  // commands
+	based bool // the first is coded from a UsercmdBase
+	run   bool // the later ones' times are a run: step, width, incs
+	step  uint32
+	width int
+	incs  [MaxPacketUsercmds]uint8 // incs[i]: command i's increment less step
 }
 
-// readMoveCmds reads the commands of a usercmd packet into out, the first
-// from base (nil: a zero command), and returns how many it read.
-func readMoveCmds(r *msg.Reader, key uint32, base *bg.UserCmd, out []bg.UserCmd, obs Observer) int {
+// readMoveCount reads a usercmd packet's count, whether its first command
+// is coded from a UsercmdBase, and its time run if it has one; start is
+// where the count began.
+func readMoveCount(r *msg.Reader) (h moveHeader, start int) {
+	start = r.BitPos()
+	h.n = int(r.ReadUint8())
+	if h.n > MaxPacketUsercmds && r.Err() == nil {
+		r.Fail(fmt.Errorf("%w: %d", ErrTooManyCommands, h.n))
+	}
+	if h.n > 0 && r.Err() == nil {
+		h.based = r.ReadRawBits(1) == 1
+	}
+	if h.n >= MinTimeRun && r.Err() == nil && r.ReadRawBits(1) == 1 {
+		h.run = true
+		h.step = r.ReadRawBits(TimeRunStepBits)
+		h.width = int(r.ReadRawBits(TimeRunWidthBits))
+		for i := 1; h.width > 0 && i < h.n; i++ {
+			h.incs[i] = uint8(r.ReadRawBits(h.width))
+		}
+	}
+	if r.Err() != nil {
+		return moveHeader{}, start
+	}
+	return h, start
+}
+
+// readMoveCmds reads the commands of a usercmd packet with header h into
+// out[:h.n], the first from base (nil: a zero command), and returns how
+// many it read.
+func readMoveCmds(r *msg.Reader, key uint32, base *bg.UserCmd, h *moveHeader, out []bg.UserCmd, obs Observer) int {
+	out = out[:h.n]
 	from := &zeroUserCmd
 	if base != nil {
 		from = base
@@ -393,7 +466,12 @@ func readMoveCmds(r *msg.Reader, key uint32, base *bg.UserCmd, out []bg.UserCmd,
 		if obs != nil {
 			obs.Observe(Event{Part: PartUsercmd, Begin: true, Start: start, End: start, Index: int32(i), FromCmd: from})
 		}
-		bg.UserCmdTable.ReadDeltaUsercmd(r, key, from, &out[i])
+		if h.run && i > 0 {
+			t := uint32(out[i-1].ServerTime) + h.step + uint32(h.incs[i])
+			bg.UserCmdTable.ReadDeltaUsercmdTimeKnown(r, key, from, &out[i], t)
+		} else {
+			bg.UserCmdTable.ReadDeltaUsercmd(r, key, from, &out[i])
+		}
 		if obs != nil {
 			obs.Observe(Event{Part: PartUsercmd, Start: start, End: r.BitPos(), Index: int32(i), FromCmd: from})
 		}

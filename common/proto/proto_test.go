@@ -412,3 +412,70 @@ func TestSystemInfo(t *testing.T) {
 		t.Errorf("bad values read as %d, %v", id, scramble)
 	}
 }
+
+// TestTimeRun: the later commands' times go as a run when each grew by
+// step or step+1 ms; the run reads back, and costs fewer bits than the
+// times coded each in its delta.
+func TestTimeRun(t *testing.T) {
+	cmds := func(times ...int32) []bg.UserCmd {
+		out := make([]bg.UserCmd, len(times))
+		for i, tm := range times {
+			out[i] = bg.UserCmd{ServerTime: tm, Aim: 100 + int32(i), RightMove: 127, Weapon: bg.WPMachinegun}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		cmds  []bg.UserCmd
+		run   bool
+		step  uint32
+		width int
+	}{
+		{"60 frames a second", cmds(1000, 1016, 1033, 1050), true, 16, 1},
+		{"steady", cmds(500, 508, 516, 524, 532), true, 8, 0},
+		{"jittery", cmds(1000, 1018, 1032, 1049, 1068), true, 14, 3},
+		{"two commands: no run", cmds(1000, 1016), false, 0, 0},
+		{"a hitch", cmds(1000, 1016, 1066, 1083), false, 0, 0},
+		{"spread of 8", cmds(1000, 1010, 1028), false, 0, 0},
+		{"step too long", cmds(1000, 1064, 1128), false, 0, 0},
+		{"steps of 63 and 64", cmds(1000, 1063, 1127), true, 63, 1},
+		{"steps of 62 and 63", cmds(1000, 1062, 1125), true, 62, 1},
+		{"same time", cmds(1000, 1000, 1001), true, 0, 1},
+		{"backwards", cmds(1000, 990, 1006), false, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run, step, width := timeRun(tc.cmds)
+			if run != tc.run || step != tc.step || width != tc.width {
+				t.Fatalf("timeRun = %v %d %d, want %v %d %d", run, step, width, tc.run, tc.step, tc.width)
+			}
+			base := UsercmdBase(&bg.PlayerState{CommandTime: tc.cmds[0].ServerTime - 40, Weapon: bg.WPMachinegun})
+			w := msg.NewWriter(make([]byte, 512), msg.Huffman)
+			WriteMove(w, 99, &base, tc.cmds, false)
+			r := msg.NewReader(w.Bytes(), msg.Huffman)
+			if r.ReadUint8() != ClcMove {
+				t.Fatal("op")
+			}
+			var out [MaxPacketUsercmds]bg.UserCmd
+			if n := ReadMove(r, 99, &base, &out); n != len(tc.cmds) || !slices.Equal(out[:n], tc.cmds) || r.Err() != nil {
+				t.Fatalf("read %v, err %v", out[:n], r.Err())
+			}
+			if !tc.run {
+				return
+			}
+			// The same commands with every time in its delta.
+			each := msg.NewWriter(make([]byte, 512), msg.Huffman)
+			from := &base
+			for i := range tc.cmds {
+				bg.UserCmdTable.WriteDeltaUsercmd(each, 99, from, &tc.cmds[i])
+				from = &tc.cmds[i]
+			}
+			head := msg.NewWriter(make([]byte, 16), msg.Huffman)
+			head.WriteUint8(ClcMove)
+			head.WriteUint8(uint8(len(tc.cmds)))
+			inRun := w.BitLen() - head.BitLen() - 1 // after the based bit: the run and the deltas
+			if inRun >= each.BitLen() {
+				t.Errorf("with the run %d bits, each time in its delta %d", inRun, each.BitLen())
+			}
+		})
+	}
+}

@@ -128,6 +128,7 @@ func (p *parse) Observe(e proto.Event) {
 	case proto.PartMoveCount:
 		o.Fields = []Field{{Name: "count", Value: strconv.Itoa(int(e.Index)), Bits: bits},
 			{Name: "based", Value: strconv.FormatBool(e.Based)},
+			{Name: "times", Value: timeRun(e)},
 			{Name: "key", Value: fmt.Sprintf("%#08x", e.Key)}}
 	case proto.PartUsercmd:
 		o.Move.Cmds = append(o.Move.Cmds, p.cmds[e.Index])
@@ -426,4 +427,14 @@ func (p *parse) Move(_ []bg.UserCmd, noDelta bool, err error) error {
 		o.Fields = append(o.Fields, Field{Name: "new", Value: strconv.Itoa(o.Move.New)})
 	}
 	return nil
+}
+
+// timeRun describes how a usercmd packet's later commands carry their
+// times: "each" in its delta, or as a run (proto.MinTimeRun) of a step
+// and each increment less the step in so many bits, "run +16, 1 bit".
+func timeRun(e proto.Event) string {
+	if e.TimeStep < 0 {
+		return "each"
+	}
+	return fmt.Sprintf("run +%d, %d bits", e.TimeStep, e.TimeWidth)
 }

@@ -825,20 +825,30 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 // WriteDeltaUsercmd writes the usercmd-style delta from from to to, keyed
 // by key (Quake III's MSG_WriteDeltaUsercmdKey). The table's first field is
 // the command's server time; it needs 32 bits, and an increment width
-// (Field.Inc; bg declares 8) to go short. A nil from means the zero
-// value.
+// (Field.Inc) or a residual width (Field.Diff), or both, to go short. A
+// nil from means the zero value.
 //
-// Layout: the server time as its Field.Inc form — with Inc 8, a one bit
-// and an 8-bit increment when it grew by less than 256 ms (0 included:
-// the time is always sent), else a zero bit and the 32-bit time; then one bit
-// saying whether any other field changed; if so, each other field as a
-// changed bit and, if changed, its value XOR (key ^ serverTime) in the
+// Layout: the server time in its Field.Inc and Field.Diff forms (see
+// Field; the time is always sent, an increment of 0 included); then one
+// bit saying whether any other field changed; if so, each other field as
+// a changed bit and, if changed, its value XOR (key ^ serverTime) in the
 // field's width, as raw bits (a keyed value has no common bytes for
 // Huffman coding to shorten). A field with Diff goes, when its residual
 // (new − base, modulo its width) fits, as a one bit and the residual XOR
 // the key in Diff raw bits, else a zero bit and the full form. Floats go
 // as 32 bits.
 func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
+	t.writeDeltaUsercmd(w, key, from, to, true)
+}
+
+// WriteDeltaUsercmdTimeKnown writes what WriteDeltaUsercmd writes except
+// the server time, which the reader knows already (it came before, in a
+// form of its own): ReadDeltaUsercmdTimeKnown reads it.
+func (t *Table[T]) WriteDeltaUsercmdTimeKnown(w *Writer, key uint32, from, to *T) {
+	t.writeDeltaUsercmd(w, key, from, to, false)
+}
+
+func (t *Table[T]) writeDeltaUsercmd(w *Writer, key uint32, from, to *T, withTime bool) {
 	from = t.orZero(from)
 	if len(t.fields) == 0 {
 		w.fail(fmt.Errorf("msg: %s: usercmd table has no server time field", t.name))
@@ -846,7 +856,9 @@ func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 	}
 	tf := t.fields[0]
 	tt := *t.ptr(to, tf.off)
-	writeInt(w, tf, *t.ptr(from, tf.off), tt)
+	if withTime {
+		writeInt(w, tf, *t.ptr(from, tf.off), tt)
+	}
 	if t.lastChanged(from, to) <= 1 {
 		w.WriteBits(0, 1)
 		return
@@ -882,13 +894,26 @@ func (t *Table[T]) WriteDeltaUsercmd(w *Writer, key uint32, from, to *T) {
 // ReadDeltaUsercmd reads what WriteDeltaUsercmd wrote into *to (which may
 // alias from), with the same key.
 func (t *Table[T]) ReadDeltaUsercmd(r *Reader, key uint32, from, to *T) {
+	t.readDeltaUsercmd(r, key, from, to, 0, true)
+}
+
+// ReadDeltaUsercmdTimeKnown reads what WriteDeltaUsercmdTimeKnown wrote
+// into *to (which may alias from), with the same key, the command's
+// server time being serverTime.
+func (t *Table[T]) ReadDeltaUsercmdTimeKnown(r *Reader, key uint32, from, to *T, serverTime uint32) {
+	t.readDeltaUsercmd(r, key, from, to, serverTime, false)
+}
+
+func (t *Table[T]) readDeltaUsercmd(r *Reader, key uint32, from, to *T, tt uint32, withTime bool) {
 	from = t.orZero(from)
 	if len(t.fields) == 0 {
 		r.fail(fmt.Errorf("msg: %s: usercmd table has no server time field", t.name))
 		return
 	}
 	tf := t.fields[0]
-	tt := readInt(r, tf, *t.ptr(from, tf.off))
+	if withTime {
+		tt = readInt(r, tf, *t.ptr(from, tf.off))
+	}
 	if from != to {
 		*to = *from
 	}
