@@ -279,7 +279,9 @@ type ClientHandler interface {
 	// base is only read, during the parse.
 	MoveKey(based bool) (key uint32, base *bg.UserCmd, cmds *[MaxPacketUsercmds]bg.UserCmd, err error)
 	// Move receives a usercmd packet's commands (SV_UserMove), or the
-	// error that stopped the reading.
+	// error that stopped reading them. It follows MoveKey: a packet
+	// whose count and header cannot be read ends the message without
+	// either.
 	Move(cmds []bg.UserCmd, noDelta bool, err error) error
 }
 
@@ -311,7 +313,7 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 		case ClcMove, ClcMoveNoDelta:
 			mh, start := readMoveCount(r)
 			if r.Err() != nil {
-				return h.Move(nil, op == ClcMoveNoDelta, r.Err())
+				return r.Err() // no count: Move has nothing to take
 			}
 			key, base, cmds, err := h.MoveKey(mh.based)
 			if err != nil {
