@@ -131,7 +131,7 @@ func PlayerStateToEntityState(ps *PlayerState, es *EntityState, lastEvent *int32
 		es.EType = ETGeneral // invisible
 	}
 	es.Pos = Trajectory{Type: TrInterpolate, Base: ps.Origin, Delta: ps.Velocity}
-	es.Aim = ps.Aim
+	es.Aim = EntityAim(ps.Aim)
 	es.EFlags = ps.EFlags
 	if ps.PmType == PMDead {
 		es.EFlags |= EFDead

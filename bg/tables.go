@@ -56,10 +56,14 @@ var PlayerStateTable = msg.MustTable[PlayerState]("PlayerState", msg.TableSpec{
 })
 
 // EntityStateTable codes EntityState in the entity style. Number travels
-// as the entity number in front of each delta.
+// as the entity number in front of each delta. An entity's aim is only
+// drawn, never simulated, so the game keeps it to 1024 steps (EntityAim)
+// and it travels in those: a turn of a few degrees costs a 6-bit
+// residual instead of 14 bits, the player's own aim (PlayerState.Aim,
+// which prediction replays) keeping all 16.
 var EntityStateTable = msg.MustTable[EntityState]("EntityState", msg.TableSpec{
 	Fields: []msg.Field{
-		{Name: "Aim", Bits: 16, Diff: 14},
+		{Name: "Aim", Bits: 16, Diff: 6, Shift: EntityAimShift},
 		{Name: "Pos.Delta.Y", Bits: -20, Diff: 13},
 		{Name: "Pos.Delta.X", Bits: -20, Diff: 13},
 		{Name: "Pos.Base.Y", Bits: -20, Diff: 8, Predict: &msg.Prediction{Rate: "Pos.Delta.Y", Mean: true, When: "Pos.Type", WhenValue: TrInterpolate}},
@@ -98,3 +102,14 @@ var UserCmdTable = msg.MustTable[UserCmd]("UserCmd", msg.TableSpec{
 		{Name: "Weapon", Bits: 8},
 	},
 })
+
+// EntityAimShift is how many low bits of an aim other clients never see:
+// an entity's aim is kept to 2^(16-EntityAimShift) = 1024 steps of 0.35
+// degrees (EntityAim), which draw the same as 65536.
+const EntityAimShift = 6
+
+// EntityAim returns aim (an angle in 65536ths of a turn) rounded to the
+// nearest of the steps an entity's aim is kept to, 0..0xffff.
+func EntityAim(aim int32) int32 {
+	return (aim + 1<<(EntityAimShift-1)) &^ (1<<EntityAimShift - 1) & 0xffff
+}

@@ -236,31 +236,6 @@ func TestDemoOfOlderProtocol(t *testing.T) {
 	}
 }
 
-// TestDemoOfProtocol4: a demo recorded under protocol 4 (kept in
-// testdata), whose server messages protocol 5 reads unchanged (only what
-// clients send changed), plays to its end.
-func TestDemoOfProtocol4(t *testing.T) {
-	data, err := os.ReadFile("testdata/e2e-protocol4.tdm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewPlayback(bytes.NewReader(data), int64(len(data)), PlaybackConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h := p.r.Header(); h.Protocol != 4 {
-		t.Fatalf("testdata/e2e-protocol4.tdm is of protocol %d", h.Protocol)
-	}
-	frames := 0
-	for ended, _ := p.Ended(); !ended && frames < 100000; ended, _ = p.Ended() {
-		p.Frame(time.Duration(frames) * 16 * time.Millisecond)
-		frames++
-	}
-	if ended, err := p.Ended(); !ended || err != nil || p.Messages() == 0 || p.Client().Stats().Snapshots == 0 {
-		t.Fatalf("after %d frames: ended %v, err %v, %d messages, %d snapshots", frames, ended, err, p.Messages(), p.Client().Stats().Snapshots)
-	}
-}
-
 func TestDemoBadFiles(t *testing.T) {
 	data := readTestDemo(t)
 	wrongProto := bytes.Clone(data)

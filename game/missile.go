@@ -51,7 +51,7 @@ func (g *Arena) missileImpact(i int, tr trace, hitTime int32) {
 		g.damage(other, i, e.owner, dir, point, e.damage, 0, e.mod)
 		g.addEvent(i, bg.EvMissileHit, int32(other))
 	} else {
-		sh.S.Aim = Angle(int64(tr.normal.X), int64(tr.normal.Y))
+		sh.S.Aim = bg.EntityAim(Angle(int64(tr.normal.X), int64(tr.normal.Y)))
 		g.addEvent(i, bg.EvMissileMiss, 0)
 	}
 	g.becomeExplosion(i, point)

@@ -94,7 +94,7 @@ func (g *Arena) fireBullet(n int, muzzle bg.Vec, aim, dmg int32) {
 	}
 	if t := g.tempEntity(tr.end, bg.EvBulletHitWall); t >= 0 {
 		s := &g.shared[t].S
-		s.Aim = Angle(int64(tr.normal.X), int64(tr.normal.Y))
+		s.Aim = bg.EntityAim(Angle(int64(tr.normal.X), int64(tr.normal.Y)))
 		s.OtherEntity = int32(n)
 		s.Origin2 = muzzle
 	}
@@ -144,7 +144,7 @@ func (g *Arena) fireMissile(n int, weapon int32, muzzle bg.Vec, aim, factor, t i
 	sh.S.EType = bg.ETMissile
 	sh.S.Weapon = weapon
 	sh.S.OtherEntity = int32(n)
-	sh.S.Aim = aim & 0xffff
+	sh.S.Aim = bg.EntityAim(aim)
 	sh.S.Pos = bg.Trajectory{Type: bg.TrLinear, Time: t, Base: muzzle, Delta: bg.Vec{X: vx, Y: vy}}
 	sh.Linked = true
 	if weapon == bg.WPGrenadeLauncher {

@@ -29,14 +29,14 @@ import (
 // fields as residuals from a prediction (msg.Field.Diff, Table.Predict)
 // and the last-changed count in as few bits as the table needs. Version 5
 // codes the first usercmd of a packet from the player state of the
-// snapshot the client acknowledges (UsercmdBase) and a usercmd's time in
-// fewer bits; what a server sends is as in version 4.
+// snapshot the client acknowledges (UsercmdBase), a usercmd's time in
+// fewer bits, and an entity's aim in 1024 steps (bg.EntityAim).
 const Version = 5
 
 // MinDemoVersion is the oldest protocol version whose demos this version
-// plays: a demo holds only server messages, and those have not changed
-// since version 4.
-const MinDemoVersion = 4
+// plays: a demo holds only server messages, so a version that changes
+// only what clients send keeps it; version 5 changed the entity aim.
+const MinDemoVersion = 5
 
 // Limits of the protocol.
 const (

@@ -19,7 +19,7 @@ func randomEntity(rng *rand.Rand, n int32) bg.EntityState {
 		Pos: bg.Trajectory{Type: int32(rng.IntN(5)), Time: rng.Int32N(1 << 20),
 			Base:  bg.Vec{X: rng.Int32N(200000) - 100000, Y: rng.Int32N(100000)},
 			Delta: bg.Vec{X: rng.Int32N(20000) - 10000, Y: rng.Int32N(20000) - 10000}},
-		Aim: rng.Int32N(65536), Event: rng.Int32N(30), Weapon: rng.Int32N(6),
+		Aim: bg.EntityAim(rng.Int32N(65536)), Event: rng.Int32N(30), Weapon: rng.Int32N(6),
 	}
 }
 
@@ -32,7 +32,7 @@ func randomList(rng *rand.Rand, prev []bg.EntityState) []bg.EntityState {
 		case 0: // removed
 		case 1, 2:
 			e.Pos.Base.X += rng.Int32N(300) - 150
-			e.Aim = rng.Int32N(65536)
+			e.Aim = bg.EntityAim(rng.Int32N(65536))
 			out = append(out, e)
 		default:
 			out = append(out, e)

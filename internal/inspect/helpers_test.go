@@ -144,7 +144,7 @@ func newSession(big bool) *session {
 	s.ps1.Stats[0] = 100
 	s.ents1 = []bg.EntityState{
 		{Number: 5, EType: 2, ModelIndex: 7, Pos: bg.Trajectory{Base: bg.Vec{X: 160, Y: -320}}},
-		{Number: 9, EType: 2, ModelIndex: 3, Aim: 5},
+		{Number: 9, EType: 2, ModelIndex: 3, Aim: 5 << bg.EntityAimShift},
 		{Number: 12, EType: 1, ClientNum: 1, Pos: bg.Trajectory{Base: bg.Vec{X: -40, Y: 80}}},
 	}
 	w.Reset(buf[:], msg.Huffman)
@@ -166,7 +166,7 @@ func newSession(big bool) *session {
 	s.ps2.Origin.X += 13 // 3 past where its velocity takes it
 	s.ps2.Stats[0] = 90
 	s.ents2 = []bg.EntityState{
-		{Number: 9, EType: 2, ModelIndex: 3, Aim: 6},
+		{Number: 9, EType: 2, ModelIndex: 3, Aim: 6 << bg.EntityAimShift},
 		s.ents1[2],
 		{Number: 20, EType: 3, Pos: bg.Trajectory{Type: 1, Time: 2040, Base: bg.Vec{X: 5, Y: 6}, Delta: bg.Vec{X: -300}}},
 	}

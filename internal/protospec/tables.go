@@ -106,6 +106,12 @@ func fieldAttrs(f msg.Field) []string {
 func coding(f msg.Field, style string, index int) string {
 	timeField := style == "usercmd style" && index == 0
 	usercmd := style == "usercmd style"
+	if f.Shift > 0 {
+		// Everything below is of the value shifted right.
+		g := f
+		g.Bits, g.Shift = f.Bits-f.Shift, 0
+		return fmt.Sprintf("in steps of %d (the low %d bits are always 0): value ÷ %d coded as a %d-bit field: ", 1<<f.Shift, f.Shift, 1<<f.Shift, g.Bits) + coding(g, style, index)
+	}
 	var c string
 	switch {
 	case f.Inc > 0 && f.Diff > 0 && timeField:

@@ -54,6 +54,12 @@ const (
 // then the whole value, each behind its one bit; in the keyed fields of
 // a usercmd table only Diff counts.
 //
+// Shift > 0 (unsigned integers only, without Inc or Predict) marks a
+// field whose low Shift bits are always 0, because its producer keeps it
+// to 2^(Bits−Shift) steps (an angle drawn, never simulated, from it): it
+// travels as value>>Shift in Bits−Shift bits, a residual (Diff) in those
+// units. A value with any low bit set arrives without it.
+//
 // Predict, if not nil, says how to compute the field's expected value
 // from the base and the fields before it in the new state (a position
 // moved by a velocity); without it the expected value is the base's.
@@ -62,6 +68,7 @@ type Field struct {
 	Bits    int
 	Inc     int
 	Diff    int
+	Shift   int
 	Predict *Prediction
 }
 
@@ -130,12 +137,13 @@ type TableSpec struct {
 }
 
 type field struct {
-	name string
-	off  uintptr
-	bits int
-	inc  int
-	diff int
-	pred *prediction
+	name  string
+	off   uintptr
+	bits  int
+	inc   int
+	diff  int
+	shift int
+	pred  *prediction
 }
 
 // prediction is a Prediction resolved to field offsets.
@@ -223,7 +231,10 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 		if f.Diff < 0 || f.Diff > 0 && (f.Bits == 0 || f.Diff >= width(f.Bits)) {
 			return nil, fmt.Errorf("msg: table %s: field %s: residual of %d bits with %d bits (want 1..%d, integers only)", name, f.Name, f.Diff, f.Bits, width(f.Bits)-1)
 		}
-		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits, inc: f.Inc, diff: f.Diff})
+		if f.Shift < 0 || f.Shift > 0 && (f.Bits <= 0 || f.Shift >= f.Bits || f.Inc > 0 || f.Predict != nil || f.Diff >= f.Bits-f.Shift) {
+			return nil, fmt.Errorf("msg: table %s: field %s: shift of %d bits with %d bits (want 1..%d, unsigned integers only, no increment or prediction, a residual narrower than what is left)", name, f.Name, f.Shift, f.Bits, f.Bits-1)
+		}
+		t.fields = append(t.fields, field{name: f.Name, off: sf.Offset, bits: f.Bits, inc: f.Inc, diff: f.Diff, shift: f.Shift})
 	}
 	for _, a := range spec.Arrays {
 		sf, err := use(a.Name)
@@ -349,7 +360,7 @@ func (t *Table[T]) Name() string { return t.name }
 func (t *Table[T]) Fields() []Field {
 	out := make([]Field, len(t.fields))
 	for i, f := range t.fields {
-		out[i] = Field{Name: f.name, Bits: f.bits, Inc: f.inc, Diff: f.diff}
+		out[i] = Field{Name: f.name, Bits: f.bits, Inc: f.inc, Diff: f.diff, Shift: f.shift}
 		if f.pred != nil {
 			out[i].Predict = f.pred.spec
 		}
@@ -441,12 +452,13 @@ func (t *Table[T]) fillExpected(from, to *T, ctx int32, lc int) {
 }
 
 // Truncate reduces every integer field of v to what its width carries on
-// the wire (sign-extended for signed fields), as a receiver would decode it.
+// the wire (sign-extended for signed fields; the low bits of a Shift field
+// cleared), as a receiver would decode it.
 func (t *Table[T]) Truncate(v *T) {
 	for _, f := range t.fields {
 		if f.bits != 0 {
 			p := t.ptr(v, f.off)
-			*p = truncate(*p, f.bits)
+			*p = carried(f, *p)
 		}
 	}
 	for _, a := range t.arrays {
@@ -457,12 +469,17 @@ func (t *Table[T]) Truncate(v *T) {
 	}
 }
 
-// Fits reports the first field of v whose value its width cannot carry,
-// or "" if every value fits.
+// carried returns the integer field f's value v as the wire carries it.
+func carried(f field, v uint32) uint32 {
+	return truncate(v, f.bits) &^ (1<<f.shift - 1)
+}
+
+// Fits reports the first field of v whose value its width (or shift)
+// cannot carry, or "" if every value fits.
 func (t *Table[T]) Fits(v *T) string {
 	for _, f := range t.fields {
 		if f.bits != 0 {
-			if p := *t.ptr(v, f.off); truncate(p, f.bits) != p {
+			if p := *t.ptr(v, f.off); carried(f, p) != p {
 				return f.name
 			}
 		}
@@ -508,6 +525,9 @@ func floatInt(v uint32) (uint32, bool) {
 // writeInt writes a changed integer field's value v; old is its
 // expected value (see Field.Inc and Field.Diff).
 func writeInt(w *Writer, f field, old, v uint32) {
+	if f.shift > 0 {
+		f, old, v = shifted(f), old>>f.shift, v>>f.shift
+	}
 	if f.inc > 0 {
 		if d := v - old; d < 1<<f.inc {
 			w.WriteBits(1, 1)
@@ -536,8 +556,18 @@ func residual(f field, old, v uint32) (uint32, bool) {
 	return uint32(d), d >= -lim && d < lim
 }
 
+// shifted returns f as its Shift form travels: Bits−Shift bits wide.
+func shifted(f field) field {
+	f.bits -= f.shift
+	f.shift = 0
+	return f
+}
+
 // readInt reads what writeInt wrote; old is the field's expected value.
 func readInt(r *Reader, f field, old uint32) uint32 {
+	if f.shift > 0 {
+		return readInt(r, shifted(f), old>>f.shift) << f.shift
+	}
 	if f.inc > 0 && r.ReadBits(1) == 1 {
 		return old + r.ReadBits(f.inc)
 	}

@@ -669,3 +669,66 @@ func TestFieldIncrement(t *testing.T) {
 		t.Error("an increment as wide as the field was accepted")
 	}
 }
+
+// testAngle has an angle kept to 1024 steps (Shift 6) and a plain one.
+type testAngle struct {
+	Aim   int32
+	Other int32
+}
+
+var angleTable = MustTable[testAngle]("testAngle", TableSpec{Fields: []Field{
+	{Name: "Aim", Bits: 16, Diff: 6, Shift: 6},
+	{Name: "Other", Bits: 16},
+}})
+
+// TestFieldShift: a Shift field travels in steps: a change of a few
+// steps takes its 6-bit residual, a far one its 10 bits, and a value's
+// low bits are dropped; the table refuses a shift it cannot carry.
+func TestFieldShift(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		from, to testAngle
+		want     int32 // Aim read back
+		bits     int   // bits of the delta, entity style
+	}{
+		{"a few steps", testAngle{Aim: 64 * 100}, testAngle{Aim: 64 * 103}, 64 * 103, 0},
+		{"backwards, wrapping", testAngle{Aim: 64 * 2}, testAngle{Aim: 64 * 1020}, 64 * 1020, 0},
+		{"far", testAngle{Aim: 0}, testAngle{Aim: 64 * 500}, 64 * 500, 0},
+		{"low bits dropped", testAngle{Aim: 64}, testAngle{Aim: 64*7 + 63}, 64 * 7, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := NewWriter(make([]byte, 64), Huffman)
+			angleTable.WriteDeltaPlayerState(w, &tc.from, &tc.to)
+			var got testAngle
+			angleTable.ReadDeltaPlayerState(NewReader(w.Bytes(), Huffman), &tc.from, &got)
+			if got.Aim != tc.want {
+				t.Fatalf("read Aim %d, want %d", got.Aim, tc.want)
+			}
+		})
+	}
+	// The residual is in steps: 3 steps (192 units) take the 6-bit
+	// residual, where the same table without the shift sends the whole
+	// value.
+	plain := MustTable[testAngle]("plainAngle", TableSpec{Fields: []Field{
+		{Name: "Aim", Bits: 16, Diff: 6},
+		{Name: "Other", Bits: 16},
+	}})
+	size := func(tab *Table[testAngle], from, to int32) int {
+		w := NewWriter(make([]byte, 64), Huffman)
+		tab.WriteDeltaPlayerState(w, &testAngle{Aim: from}, &testAngle{Aim: to})
+		return w.BitLen()
+	}
+	if s, p := size(angleTable, 64*100, 64*103), size(plain, 64*100, 64*103); s >= p {
+		t.Errorf("3 steps: %d bits shifted, %d plain; want the 6-bit residual to beat the whole value", s, p)
+	}
+	for _, f := range []Field{
+		{Name: "Aim", Bits: 16, Shift: 16},
+		{Name: "Aim", Bits: -16, Shift: 4},
+		{Name: "Aim", Bits: 16, Inc: 4, Shift: 4},
+		{Name: "Aim", Bits: 16, Diff: 12, Shift: 4},
+	} {
+		if _, err := NewTable[testAngle]("bad", TableSpec{Fields: []Field{f, {Name: "Other", Bits: 16}}}); err == nil {
+			t.Errorf("%+v accepted", f)
+		}
+	}
+}
