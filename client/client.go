@@ -115,6 +115,7 @@ type snapshot struct {
 	numEntities int
 	ps          bg.PlayerState
 	arrived     int32 // realtime it was parsed at
+	step        int32 // the server's time per message (proto.SnapshotHeader.Step)
 }
 
 // outPacket remembers one usercmd packet sent (Quake III's outPacket_t).

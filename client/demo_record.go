@@ -216,12 +216,12 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 	var prev *snapshot
 	for _, m := range nums[:n] {
 		sn := &c.active.snapshots[m&proto.PacketMask]
-		h := proto.SnapshotHeader{ServerTime: sn.serverTime, Flags: uint8(sn.flags)}
+		h := proto.SnapshotHeader{ServerTime: sn.serverTime, Flags: uint8(sn.flags), Step: sn.step}
 		var fromPS *bg.PlayerState
 		var fromEnts []bg.EntityState
 		if prev != nil {
 			h.DeltaNum = uint8(m - prev.messageNum)
-			h.BaseTime = prev.serverTime
+			h.BaseTime, h.BaseStep = prev.serverTime, prev.step
 			fromPS, fromEnts = &prev.ps, c.entities(prev)
 		}
 		if len(s.buf)-used < netmsgRoom {

@@ -493,10 +493,10 @@ func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 	b.Base = messageNum - int32(h.DeltaNum)
 	o := &c.active.snapshots[b.Base&proto.PacketMask]
 	if o.valid && o.messageNum == b.Base {
-		// The time may have come as an increment from the base's; if
-		// the base is gone the snapshot is thrown away and its time
-		// stays 0.
-		h.ResolveTime(o.serverTime)
+		// The time may have come relative to the base's, and the step
+		// may be the base's; if the base is gone the snapshot is thrown
+		// away and its time stays 0.
+		h.Resolve(o.serverTime, o.step)
 	}
 	switch {
 	case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != b.Base:
@@ -555,6 +555,7 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 		messageNum:  messageNum,
 		deltaNum:    deltaNum,
 		serverTime:  h.ServerTime,
+		step:        h.Step,
 		flags:       int32(h.Flags),
 		ping:        c.ping(c.ps.CommandTime),
 		serverCmd:   c.conn.serverCommandSequence,

@@ -47,6 +47,7 @@ func (s State) String() string {
 type clientSnapshot struct {
 	messageNum  int32 // netchan sequence it went out with; -1 if the slot holds no snapshot
 	serverTime  int32
+	step        int32 // its header's step (proto.SnapshotStep)
 	ps          bg.PlayerState
 	firstEntity int64 // index of its first entity in the map's snapshot entity ring
 	numEntities int
@@ -129,7 +130,8 @@ type client struct {
 	lastZombieReply int32
 	ping            int
 
-	frames [proto.PacketBackup]clientSnapshot
+	frames   [proto.PacketBackup]clientSnapshot
+	lastStep int32 // the step of the last snapshot sent (proto.SnapshotStep)
 	// cmdBases holds the usercmd base (proto.UsercmdBase) of each of the
 	// last UsercmdBaseBackup messages that carried a snapshot, indexed by
 	// message number: a client's first usercmd is coded from the one its

@@ -251,6 +251,7 @@ type snapFrame struct {
 	messageNum int32
 	valid      bool
 	serverTime int32
+	step       int32
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -514,7 +515,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 					usable = false
 				} else {
 					fromPS, fromEnts = &f.ps, f.ents
-					h.ResolveTime(f.serverTime)
+					h.Resolve(f.serverTime, f.step)
 				}
 			}
 			var ps bg.PlayerState
@@ -523,7 +524,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 				continue
 			}
 			rec := snapRecord{messageNum: seq, header: h, usable: usable, ps: ps, ents: ents, size: len(body)}
-			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, serverTime: h.ServerTime, ps: ps, ents: ents}
+			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, serverTime: h.ServerTime, step: h.Step, ps: ps, ents: ents}
 			c.snaps = append(c.snaps, rec)
 			c.lastSnap = rec
 		default:

@@ -216,11 +216,16 @@ func (s *Server) writeSnapshotToClient(c *client, w *msg.Writer, frame *clientSn
 	}
 	ents := s.frameEntities(frame)
 	if old == nil {
+		// A full snapshot carries the step the last one had.
+		h.Step = c.lastStep
+		frame.step, c.lastStep = h.Step, h.Step
 		proto.WriteSnapshot(w, h, nil, &frame.ps, nil, ents, &lv.gamestate.Baselines)
 		return true
 	}
 	h.DeltaNum = uint8(seq - c.deltaMessage)
-	h.BaseTime = old.serverTime
+	h.BaseTime, h.BaseStep = old.serverTime, old.step
+	h.Step = proto.SnapshotStep(h.ServerTime, h.BaseTime, h.DeltaNum, old.step)
+	frame.step, c.lastStep = h.Step, h.Step
 	proto.WriteSnapshot(w, h, &old.ps, &frame.ps, s.frameEntities(old), ents, &lv.gamestate.Baselines)
 	return false
 }

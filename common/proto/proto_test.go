@@ -60,6 +60,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	buf := make([]byte, 1<<16)
 	var prev []bg.EntityState
 	var prevPS bg.PlayerState
+	var prevStep int32
 	for iter := 0; iter < 300; iter++ {
 		ents := randomList(rng, prev)
 		ps := prevPS
@@ -71,10 +72,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			fromEnts, fromPS = nil, nil
 		}
 		w := msg.NewWriter(buf, msg.Huffman)
-		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed, BaseTime: int32(iter*50 - 50)}
+		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed, BaseTime: int32(iter*50 - 50), BaseStep: prevStep}
 		if iter%7 == 3 {
-			h.BaseTime -= 300 // too far back for an increment: the time goes whole
+			h.BaseTime -= 300 // too far back for an increment or a step: the time goes whole
 		}
+		h.Step = SnapshotStep(h.ServerTime, h.BaseTime, h.DeltaNum, prevStep)
 		WriteSnapshot(w, h, fromPS, &ps, fromEnts, ents, &gs.Baselines)
 		w.WriteUint8(SvcEOF)
 		if w.Err() != nil {
@@ -85,11 +87,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			t.Fatalf("op %d", op)
 		}
 		gh := ReadSnapshotHeader(r)
-		if inc := gh.TimeIncrement != 0; inc != (iter%7 != 3) {
-			t.Fatalf("iter %d: time increment %d", iter, gh.TimeIncrement)
+		// Every 50 ms: the expected time, 2 bits (the step is 50 from the
+		// first on); 350 ms: whole.
+		if gh.TimeExpected != (iter%7 != 3) || gh.StepSame != (iter > 0 && h.Step == prevStep) {
+			t.Fatalf("iter %d: expected time %v, step the base's %v", iter, gh.TimeExpected, gh.StepSame)
 		}
-		gh.ResolveTime(h.BaseTime)
-		if gh.ServerTime != h.ServerTime || gh.DeltaNum != h.DeltaNum || gh.Flags != h.Flags {
+		gh.Resolve(h.BaseTime, prevStep)
+		if gh.ServerTime != h.ServerTime || gh.DeltaNum != h.DeltaNum || gh.Flags != h.Flags || gh.Step != 50 ||
+			(gh.TimeIncrement != 0) != (iter%7 != 3) {
 			t.Fatalf("header %+v, want %+v", gh, h)
 		}
 		var gotPS bg.PlayerState
@@ -100,7 +105,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if gotPS != ps || !slices.Equal(got, ents) {
 			t.Fatalf("iter %d: decoded %d entities, want %d", iter, len(got), len(ents))
 		}
-		prev, prevPS = ents, ps
+		prev, prevPS, prevStep = ents, ps, h.Step
 	}
 }
 
@@ -477,5 +482,29 @@ func TestTimeRun(t *testing.T) {
 				t.Errorf("with the run %d bits, each time in its delta %d", inRun, each.BitLen())
 			}
 		})
+	}
+}
+
+// SnapshotStep: the time per message when it divides evenly and fits,
+// else the fallback.
+func TestSnapshotStep(t *testing.T) {
+	for _, tc := range []struct {
+		now, base int32
+		delta     uint8
+		fallback  int32
+		want      int32
+	}{
+		{1050, 1000, 1, 7, 50},
+		{1100, 1000, 2, 7, 50},
+		{1100, 1000, 3, 7, 7},   // 33.3 ms: not even
+		{1300, 1000, 2, 7, 7},   // 150 ms: past MaxStep
+		{1127, 1000, 1, 7, 127}, // MaxStep
+		{1000, 1000, 1, 7, 7},   // no time passed
+		{900, 1000, 1, 7, 7},    // backwards
+		{1050, 0, 0, 7, 7},      // a full snapshot
+	} {
+		if got := SnapshotStep(tc.now, tc.base, tc.delta, tc.fallback); got != tc.want {
+			t.Errorf("SnapshotStep(%d, %d, %d, %d) = %d, want %d", tc.now, tc.base, tc.delta, tc.fallback, got, tc.want)
+		}
 	}
 }

@@ -10,36 +10,77 @@ import (
 
 // SnapshotHeader starts an SvcSnapshot operation.
 //
-// On the wire: DeltaNum (8 bits), Flags (8 bits), then the server time. A
-// full snapshot sends it in 32 bits; a delta snapshot sends a one bit and
-// the increment from its base's server time in TimeIncrementBits when it
-// is 1 to 255 ms (one or a few server frames: the usual case), else a
-// zero bit and the 32-bit time. Quake III always sent 32 bits.
+// On the wire: DeltaNum (8 bits), Flags (8 bits), then the step and the
+// server time. The step is the server's time per message to this client
+// (StepBits raw bits; 0 when none fits). A full snapshot sends the step
+// and the time in 32 bits. A delta snapshot sends a bit saying whether
+// the step is its base's (else the step follows), then a bit saying
+// whether its time is the expected one, the base's plus DeltaNum steps
+// (protocol 5: the usual case, 2 bits in all); if not, a one bit and the
+// increment from the base's time in TimeIncrementBits when it is 1 to
+// 255 ms, else a zero bit and the 32-bit time. Quake III always sent 32
+// bits.
 type SnapshotHeader struct {
 	// ServerTime is the snapshot's server time. After ReadSnapshotHeader
-	// it is 0 when the time came as an increment (TimeIncrement > 0):
-	// the caller finds the base and calls ResolveTime.
+	// it is 0 when the time came relative to the base (TimeIncrement > 0
+	// or TimeExpected): the caller finds the base and calls Resolve.
 	ServerTime int32
 	// DeltaNum is how many messages back the snapshot this one is
 	// delta-coded from was sent; 0 means a full snapshot.
 	DeltaNum uint8
 	Flags    uint8
-	// BaseTime is, when writing a delta snapshot, its base's server time.
-	BaseTime int32
-	// TimeIncrement is the increment the time came as (set by
-	// ReadSnapshotHeader, and inside WriteSnapshot), or 0 if it came
+	// Step is the snapshot's step: written as given (SnapshotStep
+	// chooses it), read whole or, when StepSame, set by Resolve.
+	Step int32
+	// BaseTime and BaseStep are, when writing a delta snapshot, its
+	// base's server time and step.
+	BaseTime, BaseStep int32
+	// StepSame and TimeExpected are what a delta snapshot's header said:
+	// the step is the base's; the time is the base's plus DeltaNum steps.
+	// Resolve applies them.
+	StepSame, TimeExpected bool
+	// TimeIncrement is the time since the base (set by
+	// ReadSnapshotHeader when it came as an increment, by Resolve when it
+	// was the expected one, and inside WriteSnapshot), or 0 if it came
 	// whole: the time the entity predictions of the snapshot extrapolate
 	// over (bg.EntityStateTable; docs/protocol.md 6.3).
 	TimeIncrement int32
 }
 
 // TimeIncrementBits is the width of a snapshot's server time sent as an
-// increment from its base.
-const TimeIncrementBits = 8
+// increment from its base; StepBits the width of a step, whose largest
+// is MaxStep.
+const (
+	TimeIncrementBits = 8
+	StepBits          = 7
+	MaxStep           = 1<<StepBits - 1
+)
 
-// ResolveTime sets ServerTime from the base's server time when the time
-// came as an increment.
-func (h *SnapshotHeader) ResolveTime(baseTime int32) {
+// SnapshotStep returns the step a writer gives a snapshot at serverTime
+// delta-coded deltaNum messages after a base at baseTime: the time per
+// message when it divides evenly into 1..MaxStep ms, else fallback (the
+// base's step, or for a full snapshot the step last sent).
+func SnapshotStep(serverTime, baseTime int32, deltaNum uint8, fallback int32) int32 {
+	if deltaNum == 0 {
+		return fallback
+	}
+	d := serverTime - baseTime
+	if d <= 0 || d%int32(deltaNum) != 0 || d/int32(deltaNum) > MaxStep {
+		return fallback
+	}
+	return d / int32(deltaNum)
+}
+
+// Resolve completes a header ReadSnapshotHeader read, given the base's
+// server time and step: the step if it is the base's, the time if it came
+// relative to the base's.
+func (h *SnapshotHeader) Resolve(baseTime, baseStep int32) {
+	if h.StepSame {
+		h.Step = baseStep
+	}
+	if h.TimeExpected {
+		h.TimeIncrement = int32(h.DeltaNum) * h.Step
+	}
 	if h.TimeIncrement > 0 {
 		h.ServerTime = baseTime + h.TimeIncrement
 	}
@@ -54,17 +95,35 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 	w.WriteUint8(SvcSnapshot)
 	w.WriteUint8(h.DeltaNum)
 	w.WriteUint8(h.Flags)
-	if h.DeltaNum != 0 {
-		if d := h.ServerTime - h.BaseTime; d > 0 && d < 1<<TimeIncrementBits {
+	step := uint32(h.Step)
+	if h.Step < 0 || h.Step > MaxStep {
+		step = 0
+	}
+	if h.DeltaNum == 0 {
+		w.WriteRawBits(step, StepBits)
+		w.WriteLong(h.ServerTime)
+	} else {
+		if int32(step) == h.BaseStep {
+			w.WriteRawBits(1, 1)
+		} else {
+			w.WriteRawBits(0, 1)
+			w.WriteRawBits(step, StepBits)
+		}
+		d := h.ServerTime - h.BaseTime
+		switch {
+		case step > 0 && d == int32(h.DeltaNum)*int32(step):
 			h.TimeIncrement = d
+			w.WriteRawBits(1, 1)
+		case d > 0 && d < 1<<TimeIncrementBits:
+			h.TimeIncrement = d
+			w.WriteRawBits(0, 1)
 			w.WriteBits(1, 1)
 			w.WriteBits(uint32(d), TimeIncrementBits)
-		} else {
+		default:
+			w.WriteRawBits(0, 1)
 			w.WriteBits(0, 1)
 			w.WriteLong(h.ServerTime)
 		}
-	} else {
-		w.WriteLong(h.ServerTime)
 	}
 	bg.PlayerStateTable.WriteDeltaPlayerState(w, fromPS, ps)
 	WritePacketEntities(w, fromEnts, ents, baselines, h.TimeIncrement)
@@ -83,13 +142,27 @@ func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
 	marks[0] = r.BitPos()
 	h.Flags = r.ReadUint8()
 	marks[1] = r.BitPos()
-	if h.DeltaNum != 0 && r.ReadBits(1) == 1 {
-		h.TimeIncrement = int32(r.ReadBits(TimeIncrementBits))
-		if h.TimeIncrement == 0 {
-			r.Fail(fmt.Errorf("proto: snapshot time increment of 0"))
-		}
-	} else {
+	switch {
+	case h.DeltaNum == 0:
+		h.Step = int32(r.ReadRawBits(StepBits))
 		h.ServerTime = r.ReadLong()
+	default:
+		if r.ReadRawBits(1) == 1 {
+			h.StepSame = true
+		} else {
+			h.Step = int32(r.ReadRawBits(StepBits))
+		}
+		switch {
+		case r.ReadRawBits(1) == 1:
+			h.TimeExpected = true
+		case r.ReadBits(1) == 1:
+			h.TimeIncrement = int32(r.ReadBits(TimeIncrementBits))
+			if h.TimeIncrement == 0 {
+				r.Fail(fmt.Errorf("proto: snapshot time increment of 0"))
+			}
+		default:
+			h.ServerTime = r.ReadLong()
+		}
 	}
 	if obs != nil {
 		obs.Observe(Event{Part: PartSnapshotHeader, Start: start, End: r.BitPos(), Marks: marks, Header: h})

@@ -78,6 +78,7 @@ type snapEntry struct {
 	messageNum int32
 	valid      bool
 	serverTime int32
+	step       int32
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -282,7 +283,7 @@ func (c *conn) commitServer(ops []Op) {
 				break
 			}
 			e := &c.snaps[s.MessageNum&proto.PacketMask]
-			e.messageNum, e.valid, e.serverTime, e.ps = s.MessageNum, true, s.ServerTime, s.PS
+			e.messageNum, e.valid, e.serverTime, e.step, e.ps = s.MessageNum, true, s.ServerTime, s.Step, s.PS
 			e.ents = append(e.ents[:0], s.Entities...)
 			c.cmdBases[s.MessageNum&(proto.UsercmdBaseBackup-1)] = cmdBase{messageNum: s.MessageNum, valid: true, cmd: proto.UsercmdBase(&s.PS)}
 		}

@@ -175,10 +175,13 @@ type Snapshot struct {
 	// (the client's SnapshotInfo.DeltaNum).
 	Base  int32 `json:"base"`
 	Flags uint8 `json:"flags"`
-	// ServerTime is the snapshot's time; TimeIncrement is the increment
-	// it came as (protocol 3), 0 if it came whole.
+	// ServerTime is the snapshot's time; TimeIncrement is the time
+	// since its base, when it came relative to it (protocol 3; the
+	// expected time, protocol 5), 0 if it came whole. Step is the
+	// server's time per message its header gave (protocol 5).
 	ServerTime    int32 `json:"serverTime"`
 	TimeIncrement int32 `json:"timeIncrement,omitempty"`
+	Step          int32 `json:"step,omitempty"`
 	// Valid: the base was known (or none was needed), so PS and Entities
 	// are the snapshot's. An invalid snapshot was read to stay aligned,
 	// as a client whose base is gone reads it, and its values are not.

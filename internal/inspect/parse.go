@@ -296,7 +296,7 @@ func (p *parse) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 		if !p.fresh && int(h.DeltaNum) < proto.PacketBackup && e.valid && e.messageNum == s.Base {
 			base = e
 			s.Valid = true
-			h.ResolveTime(e.serverTime)
+			h.Resolve(e.serverTime, e.step)
 		}
 	}
 	validField := strconv.FormatBool(s.Valid)
@@ -311,20 +311,33 @@ func (p *parse) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 		s.Valid, base = false, nil
 		validField = "false (a gamestate was missed: no baselines)"
 	}
-	s.ServerTime = h.ServerTime
+	s.ServerTime, s.TimeIncrement, s.Step = h.ServerTime, h.TimeIncrement, h.Step
 	e := p.header
-	timeField := Field{Name: "serverTime", Value: strconv.Itoa(int(h.ServerTime)), Bits: e.End - e.Marks[1]}
-	if h.TimeIncrement > 0 {
-		timeField.Value = fmt.Sprintf("%d (+%d)", h.ServerTime, h.TimeIncrement)
+	// The step and the time share the header's last bits.
+	stepField := Field{Name: "step", Value: strconv.Itoa(int(h.Step))}
+	if h.StepSame {
+		stepField.Value += " (the base's)"
 		if base == nil {
-			timeField.Value = fmt.Sprintf("? (+%d from a base not seen)", h.TimeIncrement)
+			stepField.Value = "? (the base's, not seen)"
 		}
+	}
+	timeField := Field{Name: "serverTime", Value: strconv.Itoa(int(h.ServerTime)), Bits: e.End - e.Marks[1]}
+	switch {
+	case h.TimeExpected && base == nil:
+		timeField.Value = "? (expected from a base not seen)"
+	case h.TimeExpected:
+		timeField.Value = fmt.Sprintf("%d (+%d, expected)", h.ServerTime, h.TimeIncrement)
+	case h.TimeIncrement > 0 && base == nil:
+		timeField.Value = fmt.Sprintf("? (+%d from a base not seen)", h.TimeIncrement)
+	case h.TimeIncrement > 0:
+		timeField.Value = fmt.Sprintf("%d (+%d)", h.ServerTime, h.TimeIncrement)
 	}
 	p.cur.Fields = []Field{
 		{Name: "base", Value: strconv.Itoa(int(s.Base))},
 		{Name: "valid", Value: validField},
 		{Name: "deltaNum", Value: strconv.Itoa(int(h.DeltaNum)), Bits: e.Marks[0] - e.Start},
 		{Name: "flags", Value: snapFlags(h.Flags), Bits: e.Marks[1] - e.Marks[0]},
+		stepField,
 		timeField,
 	}
 	if base != nil {
