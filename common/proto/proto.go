@@ -90,6 +90,10 @@ const (
 	SnapServerCount
 )
 
+// SnapFlagBits is the width of a snapshot's flags on the wire (raw bits
+// since protocol 5; Quake III sent a byte).
+const SnapFlagBits = 3
+
 // Errors the readers stick on a msg.Reader.
 var (
 	ErrEntityOrder     = errors.New("proto: bad entity number")

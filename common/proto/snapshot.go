@@ -10,7 +10,7 @@ import (
 
 // SnapshotHeader starts an SvcSnapshot operation.
 //
-// On the wire: DeltaNum (8 bits), Flags (8 bits), then the step and the
+// On the wire: DeltaNum (8 bits), Flags (SnapFlagBits raw), then the step and the
 // server time. The step is the server's time per message to this client
 // (StepBits raw bits; 0 when none fits). A full snapshot sends the step
 // and the time in 32 bits. A delta snapshot sends a bit saying whether
@@ -94,7 +94,7 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 	fromEnts, ents []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
 	w.WriteUint8(SvcSnapshot)
 	w.WriteUint8(h.DeltaNum)
-	w.WriteUint8(h.Flags)
+	w.WriteRawBits(uint32(h.Flags), SnapFlagBits)
 	step := uint32(h.Step)
 	if h.Step < 0 || h.Step > MaxStep {
 		step = 0
@@ -140,7 +140,7 @@ func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
 	var h SnapshotHeader
 	h.DeltaNum = r.ReadUint8()
 	marks[0] = r.BitPos()
-	h.Flags = r.ReadUint8()
+	h.Flags = uint8(r.ReadRawBits(SnapFlagBits))
 	marks[1] = r.BitPos()
 	switch {
 	case h.DeltaNum == 0:
