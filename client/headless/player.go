@@ -119,6 +119,11 @@ func (p *player) downloadProgress(now time.Duration) {
 		p.logf("download %s: done, %d bytes", s.Name, s.Got)
 		return
 	}
+	if s.Total == 0 {
+		// Before the first block, which says how big the file is.
+		p.logf("download %s: asked the server, waiting for the first block", s.Name)
+		return
+	}
 	left := "?"
 	if s.TimeLeft >= 0 {
 		left = s.TimeLeft.Round(100 * time.Millisecond).String()
