@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -463,6 +464,9 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	g.r.Draw(screen, f)
 	if g.sess.Playback() != nil {
 		g.r.DrawDemoBar(screen, g.sess.Playback(), g.td != nil)
+	}
+	if st, ok := g.sess.Replay(); ok {
+		g.r.DrawReplayBanner(screen, filepath.Base(st.Path), st.Frames, st.Done, st.Err)
 	}
 	if c := g.sess.Client(); c != nil && g.netgraph.Bool() && !f.Intermission {
 		g.ng.Sample(c.NetGraph(), g.now)

@@ -61,3 +61,27 @@ func (r *Renderer) DrawDemoBar(screen *ebiten.Image, pb *client.Playback, timede
 
 // ResetDemoBar forgets the demo the bar described, for the next one.
 func (r *Renderer) ResetDemoBar() { r.demo = demoBar{} }
+
+// DrawReplayBanner draws, while a journal replays (docs/journal.md), a
+// panel under the clock saying so, with the frames replayed; once it has
+// ended, whether every hash was as recorded or where it diverged (err).
+func (r *Renderer) DrawReplayBanner(screen *ebiten.Image, name string, frames int, done bool, err error) {
+	text, c := fmt.Sprintf("JOURNAL REPLAY %s  frame %d", name, frames), colWhite
+	switch {
+	case done && err != nil:
+		text, c = "JOURNAL REPLAY stopped: "+err.Error(), colLow
+	case done:
+		text, c = fmt.Sprintf("JOURNAL REPLAY done: %d frames, every hash as recorded", frames), colHealth
+	}
+	b := screen.Bounds()
+	if room := float64(b.Dx()) - 40; r.textWidth(text, 1) > room {
+		for len(text) > 0 && r.textWidth(text+"...", 1) > room {
+			text = text[:len(text)-1]
+		}
+		text += "..."
+	}
+	w := float32(r.textWidth(text, 1) + 24)
+	x, y := float32(b.Dx())/2-w/2, float32(44)
+	vector.DrawFilledRect(screen, x, y, w, 22, colPanel, false)
+	r.centreText(screen, text, float64(b.Dx())/2, float64(y)+3, 1, c)
+}

@@ -509,6 +509,25 @@ func (s *Session) replayCvar(name, value string) {
 // ended).
 func (s *Session) Replaying() bool { return s.jn.rp != nil && !s.jn.rp.done }
 
+// ReplayStatus is what a journal replay has done, for the window to show
+// that what plays is a replay, and how it ended.
+type ReplayStatus struct {
+	Path   string // the journal
+	Frames int    // frames replayed so far
+	Done   bool   // it ended: at the journal's end, or at Err
+	Err    error  // why it stopped early (a *Divergence, a damaged file); nil if it ran to the end
+}
+
+// Replay returns the status of the journal replay of this game, if one
+// ran (it is forgotten when the game ends).
+func (s *Session) Replay() (ReplayStatus, bool) {
+	rp := s.jn.rp
+	if rp == nil {
+		return ReplayStatus{}, false
+	}
+	return ReplayStatus{Path: rp.path, Frames: rp.frames, Done: rp.done, Err: rp.err}, true
+}
+
 // ReplayStep runs the next recorded frame, after the console lines and
 // cvar changes that preceded it, and checks the hashes. more is false at the end of the
 // journal or when the replay stopped; err then says why it stopped

@@ -252,6 +252,10 @@ func TestJournalReplay(t *testing.T) {
 	if !strings.Contains(d.Detail, "field WeaponTime") {
 		t.Errorf("divergence %q does not name WeaponTime", d)
 	}
+	// The window's banner says where it stopped.
+	if st, ok := r2.Replay(); !ok || !st.Done || st.Frames != k || !errors.Is(st.Err, err) {
+		t.Errorf("status after the divergence: %+v %v", st, ok)
+	}
 
 	// One frame's server time moved 100 ms on: the server runs frames
 	// the recording did not, and the replay stops there, on the server.
@@ -444,11 +448,19 @@ func TestPlayJournalCommand(t *testing.T) {
 	if !r.Replaying() || !r.PlayedJournal() {
 		t.Fatalf("playjournal live did not start a replay: %q", out.String())
 	}
+	if st, ok := r.Replay(); !ok || st.Done || st.Frames != 0 || !strings.HasSuffix(st.Path, "live.jnl") {
+		t.Errorf("status at the start: %+v %v", st, ok)
+	}
 	if err := r.Connect("127.0.0.1:27960"); err == nil {
 		t.Error("a replay connected to a server")
 	}
 	n, err := r.ReplayAll()
 	if err != nil || n != frames || r.Replaying() {
 		t.Fatalf("replayed %d frames of %d, replaying %v: %v", n, frames, r.Replaying(), err)
+	}
+	// The journal ends as the recording did, leaving the game: the
+	// replay is forgotten with it.
+	if st, ok := r.Replay(); ok {
+		t.Errorf("status after the journal left the game: %+v", st)
 	}
 }
