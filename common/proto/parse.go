@@ -88,7 +88,7 @@ const (
 	PartEntitiesEnd
 	// PartMoveCount is a usercmd packet's count (Index), whether its
 	// first command is coded from a UsercmdBase (Based), its time run
-	// (TimeStep, TimeExtra) and its key (Key).
+	// (TimeStep, TimeWidth) and its key (Key).
 	PartMoveCount
 	// PartUsercmd is one usercmd delta of a packet (Index: its place;
 	// FromCmd: the command before it, or the first one's base: the
@@ -325,11 +325,6 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 					e.TimeStep, e.TimeWidth = int32(mh.step), mh.width
 				}
 				obs.Observe(e)
-			}
-			if !mh.based {
-				base = nil
-			} else if base == nil {
-				return fmt.Errorf("proto: MoveKey gave no base: %w", ErrNoUsercmdBase)
 			}
 			n := readMoveCmds(r, key, base, &mh, cmds[:], obs)
 			return h.Move(cmds[:n], op == ClcMoveNoDelta, r.Err())

@@ -402,12 +402,6 @@ func b2u(b bool) uint32 {
 // coded from it (nil: such a packet is an error, ErrNoUsercmdBase).
 func ReadMove(r *msg.Reader, key uint32, base *bg.UserCmd, out *[MaxPacketUsercmds]bg.UserCmd) int {
 	h, _ := readMoveCount(r)
-	if !h.based {
-		base = nil
-	} else if base == nil {
-		r.Fail(ErrNoUsercmdBase)
-		return 0
-	}
 	return readMoveCmds(r, key, base, &h, out[:], nil)
 }
 
@@ -457,12 +451,18 @@ func readMoveCount(r *msg.Reader) (h moveHeader, start int) {
 }
 
 // readMoveCmds reads the commands of a usercmd packet with header h into
-// out[:h.n], the first from base (nil: a zero command), and returns how
-// many it read.
+// out[:h.n] and returns how many it read. The first is coded from base
+// if the header says so (a nil base is then ErrNoUsercmdBase, stuck on
+// r), else from a zero command.
 func readMoveCmds(r *msg.Reader, key uint32, base *bg.UserCmd, h *moveHeader, out []bg.UserCmd, obs Observer) int {
 	out = out[:h.n]
 	from := &zeroUserCmd
-	if base != nil {
+	switch {
+	case !h.based:
+	case base == nil:
+		r.Fail(ErrNoUsercmdBase)
+		return 0
+	default:
 		from = base
 	}
 	for i := 0; i < len(out) && r.Err() == nil; i++ {
