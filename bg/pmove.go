@@ -36,7 +36,7 @@ var DefaultParams = Params{
 	AirAccelerate:  4,
 	Friction:       6,
 	StopSpeed:      Px(100),
-	JumpVelocity:   Px(588),
+	JumpVelocity:   Px(590),
 	Gravity:        Gravity,
 	MaxFallSpeed:   Px(1600),
 	MaxVelocity:    Px(4000),

@@ -1,8 +1,12 @@
 package bg
 
 // Gravity is the downward acceleration of TrGravity trajectories and of
-// players, in units per second squared (1800 px/s²).
-const Gravity = 1800 * UnitsPerPixel
+// players, in units per second squared (1812.5 px/s²). It is a whole
+// number of units per millisecond (29), so a fall speeds up by the same
+// amount however its time is cut into Pmove steps, and the snapshot
+// coding can predict a falling player's velocity exactly
+// (PlayerStateTable, EntityStateTable).
+const Gravity = 29 * 1000
 
 // Evaluate returns the position of tr at atTime (BG_EvaluateTrajectory).
 // Times are milliseconds; arithmetic is 64-bit integer, rounded to the

@@ -30,13 +30,16 @@ import (
 // and the last-changed count in as few bits as the table needs. Version 5
 // codes the first usercmd of a packet from the player state of the
 // snapshot the client acknowledges (UsercmdBase), a usercmd's time in
-// fewer bits, and an entity's aim in 1024 steps (bg.EntityAim).
-const Version = 5
+// fewer bits, and an entity's aim in 1024 steps (bg.EntityAim). Version
+// 6 predicts a falling player's vertical velocity (bg.Gravity, now a
+// whole number of units a millisecond, is part of the protocol).
+const Version = 6
 
 // MinDemoVersion is the oldest protocol version whose demos this version
 // plays: a demo holds only server messages, so a version that changes
-// only what clients send keeps it; version 5 changed the entity aim.
-const MinDemoVersion = 5
+// only what clients send keeps it; version 6 changed how a falling
+// player's velocity is coded.
+const MinDemoVersion = 6
 
 // Limits of the protocol.
 const (

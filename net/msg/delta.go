@@ -77,6 +77,12 @@ type Field struct {
 // nearest integer, halves away from zero (a Pmove step's arithmetic).
 // Writer and reader compute it alike, from the base and from the fields
 // of the new state that come before the predicted one in wire order.
+//
+// With Accel instead of Rate the field is itself a rate under a constant
+// acceleration (a vertical velocity under gravity): its expected value is
+// the base's plus Accel × elapsed / 1000, rounded towards zero, at most
+// Max (a step's arithmetic in Pmove), while the base's value is not 0 (a
+// player standing on the ground does not speed up).
 type Prediction struct {
 	// Rate names the signed integer field, before this one in wire
 	// order, holding the rate in units per second; the new state's value
@@ -86,6 +92,10 @@ type Prediction struct {
 	// sum over 2, rounded towards zero): motion under constant
 	// acceleration, a fall.
 	Mean bool
+	// Accel, with Rate empty, is the field's own rate of change in units
+	// per second; Max, if not 0, the most the prediction reaches (a
+	// terminal speed).
+	Accel, Max int32
 	// Clock names the integer field, before this one in wire order,
 	// holding a time in milliseconds: the elapsed time is the new
 	// state's minus the base's. Empty: the elapsed time is the ctx the
@@ -104,6 +114,16 @@ const MaxPredictMsec = 1000
 
 // String describes p for documentation.
 func (p *Prediction) String() string {
+	if p.Rate == "" {
+		s := fmt.Sprintf("base + %d × elapsed / 1000 up to %d, when the base is not 0", p.Accel, p.Max)
+		if p.Clock != "" {
+			s = fmt.Sprintf("base + %d × (new − base %s) / 1000 up to %d, when the base is not 0", p.Accel, p.Clock, p.Max)
+		}
+		if p.When != "" {
+			s += fmt.Sprintf(" and its %s is %d", p.When, p.WhenValue)
+		}
+		return s
+	}
 	rate := "new " + p.Rate
 	if p.Mean {
 		rate = "mean of base and new " + p.Rate
@@ -156,6 +176,8 @@ type prediction struct {
 	hasWhen   bool
 	whenValue uint32
 	mean      bool
+	accel     int64 // with no rate field: Prediction.Accel
+	max       int64
 }
 
 type arrayField struct {
@@ -285,7 +307,8 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 
 // resolvePrediction checks field i's Prediction against the table and
 // finds its fields' offsets: Rate and Clock must be integer fields
-// before field i in wire order, When an integer field of the struct.
+// before field i in wire order, When an integer field of the struct; a
+// prediction by Accel needs a signed field and no Rate or Mean.
 func (t *Table[T]) resolvePrediction(i int, p *Prediction, leaves map[string]reflect.StructField) (*prediction, error) {
 	f := t.fields[i]
 	if f.bits == 0 {
@@ -301,8 +324,17 @@ func (t *Table[T]) resolvePrediction(i int, p *Prediction, leaves map[string]ref
 	}
 	r := &prediction{spec: p, mean: p.Mean, whenValue: p.WhenValue}
 	var err error
-	if r.rate, err = before(p.Rate, "rate"); err != nil {
-		return nil, err
+	switch {
+	case p.Rate == "" && (p.Accel == 0 || p.Mean || f.bits > 0):
+		return nil, fmt.Errorf("msg: table %s: prediction of %s: no rate, and not a signed field under a nonzero Accel without Mean", t.name, f.name)
+	case p.Rate == "":
+		r.accel, r.max = int64(p.Accel), int64(p.Max)
+	case p.Accel != 0:
+		return nil, fmt.Errorf("msg: table %s: prediction of %s: both a rate and an acceleration", t.name, f.name)
+	default:
+		if r.rate, err = before(p.Rate, "rate"); err != nil {
+			return nil, err
+		}
 	}
 	if p.Clock != "" {
 		if r.clock, err = before(p.Clock, "clock"); err != nil {
@@ -409,6 +441,17 @@ func (t *Table[T]) expect(i int, from, to *T, ctx int32) uint32 {
 	}
 	if dt <= 0 || dt > MaxPredictMsec {
 		return base
+	}
+	if p.accel != 0 {
+		v := int64(int32(base))
+		if v == 0 {
+			return base
+		}
+		v += p.accel * dt / 1000
+		if p.max != 0 && v > p.max {
+			v = p.max
+		}
+		return uint32(int32(v))
 	}
 	rate := int64(int32(*t.ptr(to, p.rate)))
 	if p.mean {

@@ -732,3 +732,73 @@ func TestFieldShift(t *testing.T) {
 		}
 	}
 }
+
+// testFall is a body moving under a rate prediction (X by VX) and an
+// acceleration prediction (VY under gravity while Air is 1).
+type testFall struct {
+	Air    int32
+	VX, VY int32
+	X      int32
+}
+
+var fallTable = MustTable[testFall]("fall", TableSpec{Fields: []Field{
+	{Name: "Air", Bits: 1},
+	{Name: "VX", Bits: -20, Diff: 13},
+	{Name: "VY", Bits: -20, Diff: 13, Predict: &Prediction{Accel: 29000, Max: 25600, When: "Air", WhenValue: 1}},
+	{Name: "X", Bits: -20, Diff: 8, Predict: &Prediction{Rate: "VX"}},
+}})
+
+// TestFieldPrediction: a field whose new value is what its prediction
+// expects costs no more than an unchanged entity (2 bits: not removed, no
+// changes), and every case reads back exactly, expected or not.
+func TestFieldPrediction(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		from, to testFall
+		ctx      int32
+		expected bool // to is exactly what the predictions give
+	}{
+		{"moving at a rate", testFall{VX: 1600, X: 100}, testFall{VX: 1600, X: 180}, 50, true},
+		{"rate over no time", testFall{VX: 1600, X: 100}, testFall{VX: 1600, X: 100}, 0, true},
+		{"falling", testFall{Air: 1, VY: 1000}, testFall{Air: 1, VY: 2450}, 50, true},
+		{"falling, odd step", testFall{Air: 1, VY: -5000}, testFall{Air: 1, VY: -5000 + 29*17}, 17, true},
+		{"terminal speed", testFall{Air: 1, VY: 25000}, testFall{Air: 1, VY: 25600}, 50, true},
+		{"past terminal speed", testFall{Air: 1, VY: 30000}, testFall{Air: 1, VY: 25600}, 50, true},
+		{"standing: 0 stays 0", testFall{Air: 1}, testFall{Air: 1}, 50, true},
+		{"on the ground: no gravity", testFall{VY: 1000}, testFall{VY: 1000}, 50, true},
+		{"falling without the condition", testFall{VY: 1000}, testFall{VY: 2450}, 50, false},
+		{"landing", testFall{Air: 1, VY: 9000}, testFall{}, 50, false},
+		{"fall too long to predict", testFall{Air: 1, VY: 1000}, testFall{Air: 1, VY: 1000 + 29*(MaxPredictMsec+1)}, MaxPredictMsec + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := NewWriter(make([]byte, 64), Huffman)
+			fallTable.WriteEntity(w, &tc.from, &tc.to, tc.ctx)
+			if got := w.BitLen() <= 2; got != tc.expected {
+				t.Errorf("%d bits: expected %v, want %v", w.BitLen(), got, tc.expected)
+			}
+			var got testFall
+			if fallTable.ReadEntity(NewReader(w.Bytes(), Huffman), &tc.from, &got, tc.ctx) || got != tc.to {
+				t.Fatalf("read %+v, want %+v", got, tc.to)
+			}
+		})
+	}
+	for _, p := range []Prediction{
+		{},                           // neither rate nor acceleration
+		{Accel: 100, Rate: "VX"},     // both
+		{Accel: 100, Mean: true},     // a mean of what?
+		{Rate: "X"},                  // the rate comes after
+		{Accel: 100, When: "Nobody"}, // no such condition
+	} {
+		p := p
+		if _, err := NewTable[testFall]("bad", TableSpec{Fields: []Field{
+			{Name: "Air", Bits: 1}, {Name: "VX", Bits: -20}, {Name: "VY", Bits: -20, Predict: &p}, {Name: "X", Bits: -20},
+		}}); err == nil {
+			t.Errorf("prediction %+v accepted", p)
+		}
+	}
+	if _, err := NewTable[testFall]("unsigned", TableSpec{Fields: []Field{
+		{Name: "Air", Bits: 1, Predict: &Prediction{Accel: 100}}, {Name: "VX", Bits: -20}, {Name: "VY", Bits: -20}, {Name: "X", Bits: -20},
+	}}); err == nil {
+		t.Error("an acceleration on an unsigned field accepted")
+	}
+}

@@ -47,7 +47,7 @@ const (
 	// announces. It is common/proto's Version, which this package
 	// cannot import (common/proto imports it); a test in
 	// client checks that the two agree.
-	ProtocolVersion = 5
+	ProtocolVersion = 6
 )
 
 // BadChallengePrint is the text of the print a server sends to a connect
