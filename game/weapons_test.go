@@ -36,8 +36,8 @@ func TestMachinegun(t *testing.T) {
 			t.Errorf("knockback velocity %v, want about (%d, 0)", v, bg.Px(35))
 		}
 		flesh := tempEvents(h, bg.EvBulletHitFlesh)
-		if len(flesh) != 1 || flesh[0].S.EventParm != int32(b.Num) || flesh[0].S.Origin2 != h.PS(a.Num).Origin {
-			t.Errorf("bullet impact events %+v, want one on client %d from the muzzle", flesh, b.Num)
+		if len(flesh) != 1 || flesh[0].S.EventParm != int32(b.Num) || flesh[0].S.OtherEntity != int32(a.Num) || flesh[0].S.Origin2 != (bg.Vec{}) {
+			t.Errorf("bullet impact events %+v, want one on client %d from client %d, without the muzzle", flesh, b.Num, a.Num)
 		}
 	})
 	t.Run("miss", func(t *testing.T) {
