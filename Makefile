@@ -43,9 +43,13 @@ WEBQUERY ?=
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
 # Linux, a virtual display for running the client without a screen, and
 # Chromium for the browser build's test (make webtest, part of make test).
+# mesa-utils is for glxinfo: Ebitengine runs it to choose GLX over EGL, and
+# under software OpenGL (Xvfb, machines without a GPU driver) GLX hands
+# each frame to the X server through shared memory where EGL copies it
+# through the X socket: 30 frames a second become 90 (docs/PERFORMANCE.md).
 DEB_PACKAGES := gcc libc6-dev \
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
-	libxxf86vm-dev libgl1-mesa-dev libasound2-dev \
+	libxxf86vm-dev libgl1-mesa-dev libasound2-dev mesa-utils \
 	xvfb xauth qstat chromium
 STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.

@@ -90,6 +90,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	cfg := openConfig(t, stderr)
 	t.ExecuteCommandLine(early)
+	warnNoGLXInfo(t.Printf)
 
 	var b [8]byte
 	_, _ = rand.Read(b[:])
