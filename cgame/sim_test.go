@@ -287,7 +287,7 @@ func (s *sim) buildSnapshot(ms int32) {
 			s.tb.Fatal("sim: not a snapshot")
 		}
 		got := proto.ReadSnapshotHeader(&s.r)
-		got.Resolve(s.prevTime, 0) // written with no step
+		got.Resolve(s.prevTime, 0, 0) // written with no step and no flags
 		sl.buf = proto.ReadSnapshotBody(&s.r, got, fromPS, fromEnts, &s.gs.Baselines, &sl.s.PS, sl.buf)
 		if err := s.r.Err(); err != nil || got.ServerTime != ms {
 			s.tb.Fatalf("sim: decoding snapshot: %v", err)

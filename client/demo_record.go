@@ -221,7 +221,7 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 		var fromEnts []bg.EntityState
 		if prev != nil {
 			h.DeltaNum = uint8(m - prev.messageNum)
-			h.BaseTime, h.BaseStep = prev.serverTime, prev.step
+			h.BaseTime, h.BaseStep, h.BaseFlags = prev.serverTime, prev.step, uint8(prev.flags)
 			fromPS, fromEnts = &prev.ps, c.entities(prev)
 		}
 		if len(s.buf)-used < netmsgRoom {

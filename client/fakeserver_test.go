@@ -46,6 +46,7 @@ func (d *dropConn) resend(i int, to netip.AddrPort) {
 type frame struct {
 	messageNum int32
 	serverTime int32
+	flags      uint8
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -346,10 +347,10 @@ func (s *fakeServer) sendSnapshot(serverTime int32, ps bg.PlayerState, ents []bg
 	if delta > 0 {
 		f := &s.frames[(seq-int32(delta))&proto.PacketMask]
 		fromPS, fromEnts = &f.ps, f.ents
-		h.BaseTime = f.serverTime
+		h.BaseTime, h.BaseFlags = f.serverTime, f.flags
 	}
 	proto.WriteSnapshot(w, h, fromPS, &ps, fromEnts, ents, &s.gs.Baselines)
-	s.frames[seq&proto.PacketMask] = frame{messageNum: seq, serverTime: serverTime, ps: ps, ents: append([]bg.EntityState(nil), ents...)}
+	s.frames[seq&proto.PacketMask] = frame{messageNum: seq, serverTime: serverTime, flags: flags, ps: ps, ents: append([]bg.EntityState(nil), ents...)}
 	if s.history == nil {
 		s.history = make(map[int32]frame)
 	}

@@ -496,7 +496,7 @@ func (c *Client) snapshotBase(sh proto.SnapshotHeader) proto.SnapshotBase {
 		// The time may have come relative to the base's, and the step
 		// may be the base's; if the base is gone the snapshot is thrown
 		// away and its time stays 0.
-		h.Resolve(o.serverTime, o.step)
+		h.Resolve(o.serverTime, o.step, uint8(o.flags))
 	}
 	switch {
 	case int(h.DeltaNum) >= proto.PacketBackup || !o.valid || o.messageNum != b.Base:

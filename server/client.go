@@ -48,6 +48,7 @@ type clientSnapshot struct {
 	messageNum  int32 // netchan sequence it went out with; -1 if the slot holds no snapshot
 	serverTime  int32
 	step        int32 // its header's step (proto.SnapshotStep)
+	flags       uint8 // its header's flags
 	ps          bg.PlayerState
 	firstEntity int64 // index of its first entity in the map's snapshot entity ring
 	numEntities int

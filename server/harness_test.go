@@ -252,6 +252,7 @@ type snapFrame struct {
 	valid      bool
 	serverTime int32
 	step       int32
+	flags      uint8
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -515,7 +516,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 					usable = false
 				} else {
 					fromPS, fromEnts = &f.ps, f.ents
-					h.Resolve(f.serverTime, f.step)
+					h.Resolve(f.serverTime, f.step, f.flags)
 				}
 			}
 			var ps bg.PlayerState
@@ -524,7 +525,7 @@ func (c *testClient) parse(body []byte, seq int32) {
 				continue
 			}
 			rec := snapRecord{messageNum: seq, header: h, usable: usable, ps: ps, ents: ents, size: len(body)}
-			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, serverTime: h.ServerTime, step: h.Step, ps: ps, ents: ents}
+			c.frames[seq&proto.PacketMask] = snapFrame{messageNum: seq, valid: usable, serverTime: h.ServerTime, step: h.Step, flags: h.Flags, ps: ps, ents: ents}
 			c.snaps = append(c.snaps, rec)
 			c.lastSnap = rec
 		default:

@@ -218,14 +218,14 @@ func (s *Server) writeSnapshotToClient(c *client, w *msg.Writer, frame *clientSn
 	if old == nil {
 		// A full snapshot carries the step the last one had.
 		h.Step = c.lastStep
-		frame.step, c.lastStep = h.Step, h.Step
+		frame.step, c.lastStep, frame.flags = h.Step, h.Step, h.Flags
 		proto.WriteSnapshot(w, h, nil, &frame.ps, nil, ents, &lv.gamestate.Baselines)
 		return true
 	}
 	h.DeltaNum = uint8(seq - c.deltaMessage)
-	h.BaseTime, h.BaseStep = old.serverTime, old.step
+	h.BaseTime, h.BaseStep, h.BaseFlags = old.serverTime, old.step, old.flags
 	h.Step = proto.SnapshotStep(h.ServerTime, h.BaseTime, h.DeltaNum, old.step)
-	frame.step, c.lastStep = h.Step, h.Step
+	frame.step, c.lastStep, frame.flags = h.Step, h.Step, h.Flags
 	proto.WriteSnapshot(w, h, &old.ps, &frame.ps, s.frameEntities(old), ents, &lv.gamestate.Baselines)
 	return false
 }

@@ -279,7 +279,7 @@ func (m *mirror) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 		n := m.seq - int32(h.DeltaNum)
 		if e := &m.ring[n&proto.PacketMask]; e.ok && e.num == n {
 			b.Base, b.Valid, b.PS, b.Entities = n, true, &e.ps, e.ents
-			b.Header.Resolve(e.time, e.header.Step)
+			b.Header.Resolve(e.time, e.header.Step, e.header.Flags)
 		}
 	}
 	return b

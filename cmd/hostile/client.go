@@ -74,7 +74,10 @@ type gameClient struct {
 	errs            []string
 }
 
-type snapTime struct{ seq, time, step int32 }
+type snapTime struct {
+	seq, time, step int32
+	flags           uint8
+}
 
 // newGameClient opens a socket for a client of server.
 func newGameClient(server netip.AddrPort, name string) (*gameClient, error) {
@@ -327,12 +330,12 @@ func (c *gameClient) parse(body []byte, seq int32) {
 			if h.DeltaNum != 0 {
 				base := seq - int32(h.DeltaNum)
 				if t := c.times[base&proto.PacketMask]; t.seq == base {
-					h.Resolve(t.time, t.step)
+					h.Resolve(t.time, t.step, t.flags)
 				} else {
 					return // its base is unknown: the time with it
 				}
 			}
-			c.times[seq&proto.PacketMask] = snapTime{seq: seq, time: h.ServerTime, step: h.Step}
+			c.times[seq&proto.PacketMask] = snapTime{seq: seq, time: h.ServerTime, step: h.Step, flags: h.Flags}
 			c.snapTime = h.ServerTime
 			c.snaps++
 			if h.Flags&proto.SnapNotActive == 0 {

@@ -61,6 +61,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	var prev []bg.EntityState
 	var prevPS bg.PlayerState
 	var prevStep int32
+	var prevFlags uint8
 	for iter := 0; iter < 300; iter++ {
 		ents := randomList(rng, prev)
 		ps := prevPS
@@ -72,7 +73,10 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			fromEnts, fromPS = nil, nil
 		}
 		w := msg.NewWriter(buf, msg.Huffman)
-		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed, BaseTime: int32(iter*50 - 50), BaseStep: prevStep}
+		h := SnapshotHeader{ServerTime: int32(iter * 50), DeltaNum: 1, Flags: SnapRateDelayed, BaseTime: int32(iter*50 - 50), BaseStep: prevStep, BaseFlags: prevFlags}
+		if iter%5 == 2 {
+			h.Flags |= SnapServerCount // the flags change now and then
+		}
 		if iter%7 == 3 {
 			h.BaseTime -= 300 // too far back for an increment or a step: the time goes whole
 		}
@@ -89,10 +93,10 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		gh := ReadSnapshotHeader(r)
 		// Every 50 ms: the expected time, 2 bits (the step is 50 from the
 		// first on); 350 ms: whole.
-		if gh.TimeExpected != (iter%7 != 3) || gh.StepSame != (iter > 0 && h.Step == prevStep) {
-			t.Fatalf("iter %d: expected time %v, step the base's %v", iter, gh.TimeExpected, gh.StepSame)
+		if gh.TimeExpected != (iter%7 != 3) || gh.StepSame != (iter > 0 && h.Step == prevStep) || gh.FlagsSame != (h.Flags == prevFlags) {
+			t.Fatalf("iter %d: expected time %v, step the base's %v, flags the base's %v", iter, gh.TimeExpected, gh.StepSame, gh.FlagsSame)
 		}
-		gh.Resolve(h.BaseTime, prevStep)
+		gh.Resolve(h.BaseTime, prevStep, prevFlags)
 		if gh.ServerTime != h.ServerTime || gh.DeltaNum != h.DeltaNum || gh.Flags != h.Flags || gh.Step != 50 ||
 			(gh.TimeIncrement != 0) != (iter%7 != 3) {
 			t.Fatalf("header %+v, want %+v", gh, h)
@@ -105,7 +109,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if gotPS != ps || !slices.Equal(got, ents) {
 			t.Fatalf("iter %d: decoded %d entities, want %d", iter, len(got), len(ents))
 		}
-		prev, prevPS, prevStep = ents, ps, h.Step
+		prev, prevPS, prevStep, prevFlags = ents, ps, h.Step, h.Flags
 	}
 }
 
@@ -508,3 +512,46 @@ func TestSnapshotStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotHeaderBits: a delta snapshot from the message before with
+// its base's flags spends 2 bits on deltaNum and flags; any other
+// deltaNum or changed flags cost more and still read back.
+func TestSnapshotHeaderBits(t *testing.T) {
+	var gs Gamestate
+	for _, tc := range []struct {
+		name     string
+		deltaNum uint8
+		flags    uint8
+		bits     int // of deltaNum and flags, at most
+	}{
+		{"the usual delta", 1, SnapServerCount, 2},
+		{"flags changed", 1, SnapServerCount | SnapRateDelayed, 1 + 1 + SnapFlagBits},
+		{"an older base", 3, SnapServerCount, 1 + 8 + 1},
+		{"full", 0, SnapServerCount, 1 + 8 + SnapFlagBits},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := SnapshotHeader{ServerTime: 1000, DeltaNum: tc.deltaNum, Flags: tc.flags, Step: 50,
+				BaseTime: 1000 - 50*int32(tc.deltaNum), BaseStep: 50, BaseFlags: SnapServerCount}
+			w := msg.NewWriter(make([]byte, 256), msg.Huffman)
+			WriteSnapshot(w, h, nil, &bg.PlayerState{}, nil, nil, &gs.Baselines)
+			r := msg.NewReader(w.Bytes(), msg.Huffman)
+			r.ReadUint8()
+			start := r.BitPos()
+			var marks [2]int
+			obs := observerFunc(func(e Event) { marks = e.Marks })
+			got := readSnapshotHeader(r, obs)
+			if n := marks[1] - start; n > tc.bits {
+				t.Errorf("deltaNum and flags in %d bits, want at most %d", n, tc.bits)
+			}
+			got.Resolve(h.BaseTime, h.BaseStep, h.BaseFlags)
+			if got.DeltaNum != h.DeltaNum || got.Flags != h.Flags || got.ServerTime != h.ServerTime || r.Err() != nil {
+				t.Fatalf("read %+v (%v), want %+v", got, r.Err(), h)
+			}
+		})
+	}
+}
+
+// observerFunc is an Observer calling a function.
+type observerFunc func(Event)
+
+func (f observerFunc) Observe(e Event) { f(e) }

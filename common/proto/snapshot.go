@@ -10,7 +10,10 @@ import (
 
 // SnapshotHeader starts an SvcSnapshot operation.
 //
-// On the wire: DeltaNum (8 bits), Flags (SnapFlagBits raw), then the step and the
+// On the wire: DeltaNum, as a one bit when it is 1 (the usual delta),
+// else a zero bit and 8 bits; Flags, in a delta snapshot as a one bit
+// when they are the base's, else a zero bit and SnapFlagBits raw bits
+// (always the SnapFlagBits in a full snapshot); then the step and the
 // server time. The step is the server's time per message to this client
 // (StepBits raw bits; 0 when none fits). A full snapshot sends the step
 // and the time in 32 bits. A delta snapshot sends a bit saying whether
@@ -32,13 +35,14 @@ type SnapshotHeader struct {
 	// Step is the snapshot's step: written as given (SnapshotStep
 	// chooses it), read whole or, when StepSame, set by Resolve.
 	Step int32
-	// BaseTime and BaseStep are, when writing a delta snapshot, its
-	// base's server time and step.
+	// BaseTime, BaseStep and BaseFlags are, when writing a delta
+	// snapshot, its base's server time, step and flags.
 	BaseTime, BaseStep int32
-	// StepSame and TimeExpected are what a delta snapshot's header said:
-	// the step is the base's; the time is the base's plus DeltaNum steps.
-	// Resolve applies them.
-	StepSame, TimeExpected bool
+	BaseFlags          uint8
+	// StepSame, TimeExpected and FlagsSame are what a delta snapshot's
+	// header said: the step is the base's; the time is the base's plus
+	// DeltaNum steps; the flags are the base's. Resolve applies them.
+	StepSame, TimeExpected, FlagsSame bool
 	// TimeIncrement is the time since the base (set by
 	// ReadSnapshotHeader when it came as an increment, by Resolve when it
 	// was the expected one, and inside WriteSnapshot), or 0 if it came
@@ -72,11 +76,14 @@ func SnapshotStep(serverTime, baseTime int32, deltaNum uint8, fallback int32) in
 }
 
 // Resolve completes a header ReadSnapshotHeader read, given the base's
-// server time and step: the step if it is the base's, the time if it came
-// relative to the base's.
-func (h *SnapshotHeader) Resolve(baseTime, baseStep int32) {
+// server time, step and flags: the step and the flags if they are the
+// base's, the time if it came relative to the base's.
+func (h *SnapshotHeader) Resolve(baseTime, baseStep int32, baseFlags uint8) {
 	if h.StepSame {
 		h.Step = baseStep
+	}
+	if h.FlagsSame {
+		h.Flags = baseFlags
 	}
 	if h.TimeExpected {
 		h.TimeIncrement = int32(h.DeltaNum) * h.Step
@@ -93,8 +100,21 @@ func (h *SnapshotHeader) Resolve(baseTime, baseStep int32) {
 func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 	fromEnts, ents []bg.EntityState, baselines *[msg.MaxEntities]bg.EntityState) {
 	w.WriteUint8(SvcSnapshot)
-	w.WriteUint8(h.DeltaNum)
-	w.WriteRawBits(uint32(h.Flags), SnapFlagBits)
+	if h.DeltaNum == 1 {
+		w.WriteRawBits(1, 1)
+	} else {
+		w.WriteRawBits(0, 1)
+		w.WriteUint8(h.DeltaNum)
+	}
+	switch {
+	case h.DeltaNum != 0 && h.Flags == h.BaseFlags:
+		w.WriteRawBits(1, 1)
+	case h.DeltaNum != 0:
+		w.WriteRawBits(0, 1)
+		fallthrough
+	default:
+		w.WriteRawBits(uint32(h.Flags), SnapFlagBits)
+	}
 	step := uint32(h.Step)
 	if h.Step < 0 || h.Step > MaxStep {
 		step = 0
@@ -138,9 +158,17 @@ func readSnapshotHeader(r *msg.Reader, obs Observer) SnapshotHeader {
 	start := r.BitPos()
 	var marks [2]int
 	var h SnapshotHeader
-	h.DeltaNum = r.ReadUint8()
+	if r.ReadRawBits(1) == 1 {
+		h.DeltaNum = 1
+	} else {
+		h.DeltaNum = r.ReadUint8()
+	}
 	marks[0] = r.BitPos()
-	h.Flags = uint8(r.ReadRawBits(SnapFlagBits))
+	if h.DeltaNum != 0 && r.ReadRawBits(1) == 1 {
+		h.FlagsSame = true
+	} else {
+		h.Flags = uint8(r.ReadRawBits(SnapFlagBits))
+	}
 	marks[1] = r.BitPos()
 	switch {
 	case h.DeltaNum == 0:

@@ -79,6 +79,7 @@ type snapEntry struct {
 	valid      bool
 	serverTime int32
 	step       int32
+	flags      uint8
 	ps         bg.PlayerState
 	ents       []bg.EntityState
 }
@@ -283,7 +284,7 @@ func (c *conn) commitServer(ops []Op) {
 				break
 			}
 			e := &c.snaps[s.MessageNum&proto.PacketMask]
-			e.messageNum, e.valid, e.serverTime, e.step, e.ps = s.MessageNum, true, s.ServerTime, s.Step, s.PS
+			e.messageNum, e.valid, e.serverTime, e.step, e.flags, e.ps = s.MessageNum, true, s.ServerTime, s.Step, s.Flags, s.PS
 			e.ents = append(e.ents[:0], s.Entities...)
 			c.cmdBases[s.MessageNum&(proto.UsercmdBaseBackup-1)] = cmdBase{messageNum: s.MessageNum, valid: true, cmd: proto.UsercmdBase(&s.PS)}
 		}

@@ -296,7 +296,7 @@ func (p *parse) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 		if !p.fresh && int(h.DeltaNum) < proto.PacketBackup && e.valid && e.messageNum == s.Base {
 			base = e
 			s.Valid = true
-			h.Resolve(e.serverTime, e.step)
+			h.Resolve(e.serverTime, e.step, e.flags)
 		}
 	}
 	validField := strconv.FormatBool(s.Valid)
@@ -305,14 +305,21 @@ func (p *parse) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 	case !c.haveGamestate:
 		s.Valid, base = false, nil
 		validField = "false (no gamestate seen: no baselines)"
-	case c.missedGamestate || c.countKnown && h.Flags&proto.SnapServerCount != c.countFlag:
+	case c.missedGamestate || c.countKnown && (!h.FlagsSame || base != nil) && h.Flags&proto.SnapServerCount != c.countFlag:
 		// The server restarted since the gamestate the inspector has:
 		// it missed the new one, so it does not have the baselines.
 		s.Valid, base = false, nil
 		validField = "false (a gamestate was missed: no baselines)"
 	}
-	s.ServerTime, s.TimeIncrement, s.Step = h.ServerTime, h.TimeIncrement, h.Step
+	s.ServerTime, s.TimeIncrement, s.Step, s.Flags = h.ServerTime, h.TimeIncrement, h.Step, h.Flags
 	e := p.header
+	flagsField := Field{Name: "flags", Value: snapFlags(h.Flags), Bits: e.Marks[1] - e.Marks[0]}
+	if h.FlagsSame {
+		flagsField.Value += " (the base's)"
+		if base == nil {
+			flagsField.Value = "? (the base's, not seen)"
+		}
+	}
 	// The step and the time share the header's last bits.
 	stepField := Field{Name: "step", Value: strconv.Itoa(int(h.Step))}
 	if h.StepSame {
@@ -336,7 +343,7 @@ func (p *parse) SnapshotBase(h proto.SnapshotHeader) proto.SnapshotBase {
 		{Name: "base", Value: strconv.Itoa(int(s.Base))},
 		{Name: "valid", Value: validField},
 		{Name: "deltaNum", Value: strconv.Itoa(int(h.DeltaNum)), Bits: e.Marks[0] - e.Start},
-		{Name: "flags", Value: snapFlags(h.Flags), Bits: e.Marks[1] - e.Marks[0]},
+		flagsField,
 		stepField,
 		timeField,
 	}
