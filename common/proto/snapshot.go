@@ -106,13 +106,12 @@ func WriteSnapshot(w *msg.Writer, h SnapshotHeader, fromPS, ps *bg.PlayerState,
 		w.WriteRawBits(0, 1)
 		w.WriteUint8(h.DeltaNum)
 	}
-	switch {
-	case h.DeltaNum != 0 && h.Flags == h.BaseFlags:
+	if h.DeltaNum != 0 && h.Flags == h.BaseFlags {
 		w.WriteRawBits(1, 1)
-	case h.DeltaNum != 0:
-		w.WriteRawBits(0, 1)
-		fallthrough
-	default:
+	} else {
+		if h.DeltaNum != 0 {
+			w.WriteRawBits(0, 1)
+		}
 		w.WriteRawBits(uint32(h.Flags), SnapFlagBits)
 	}
 	step := uint32(h.Step)

@@ -114,27 +114,27 @@ const MaxPredictMsec = 1000
 
 // String describes p for documentation.
 func (p *Prediction) String() string {
-	if p.Rate == "" {
-		s := fmt.Sprintf("base + %d × elapsed / 1000 up to %d, when the base is not 0", p.Accel, p.Max)
-		if p.Clock != "" {
-			s = fmt.Sprintf("base + %d × (new − base %s) / 1000 up to %d, when the base is not 0", p.Accel, p.Clock, p.Max)
-		}
-		if p.When != "" {
-			s += fmt.Sprintf(" and its %s is %d", p.When, p.WhenValue)
-		}
-		return s
-	}
-	rate := "new " + p.Rate
-	if p.Mean {
-		rate = "mean of base and new " + p.Rate
-	}
 	dt := "the caller's elapsed time"
 	if p.Clock != "" {
 		dt = "(new − base " + p.Clock + ")"
 	}
-	s := "base + " + rate + " × " + dt + " / 1000"
+	var s string
+	var when []string
+	if p.Rate == "" {
+		s = fmt.Sprintf("base + %d × %s / 1000 up to %d", p.Accel, dt, p.Max)
+		when = append(when, "the base is not 0")
+	} else {
+		rate := "new " + p.Rate
+		if p.Mean {
+			rate = "mean of base and new " + p.Rate
+		}
+		s = "base + " + rate + " × " + dt + " / 1000"
+	}
 	if p.When != "" {
-		s += fmt.Sprintf(", when the base's %s is %d", p.When, p.WhenValue)
+		when = append(when, fmt.Sprintf("the base's %s is %d", p.When, p.WhenValue))
+	}
+	if len(when) > 0 {
+		s += ", when " + strings.Join(when, " and ")
 	}
 	return s
 }
