@@ -308,17 +308,17 @@ func FuzzServerPacket(f *testing.F) {
 	})
 }
 
-func TestSafeLogText(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain text\nsecond line", "plain text\nsecond line"},
-		{"\x1b[2Jclear", `\x1b[2Jclear`},
-		{"car\rriage", `car\rriage`},
-		{"bidi\u202eevil", `bidi\u202eevil`},
-		{"bad\xffbyte", `bad\xffbyte`},
-		{"Zoë", "Zoë"},
-	} {
-		if got := safeLogText(tc.in); got != tc.want {
-			t.Errorf("safeLogText(%q) = %q, want %q", tc.in, got, tc.want)
-		}
+// TestLogEscapes: text the server logs (a player's name or chat among
+// its arguments) reaches the log with its control characters escaped
+// (safetext.Text), not as terminal commands.
+func TestLogEscapes(t *testing.T) {
+	h := newHarness(t, testConfig())
+	h.srv.logf("client 0: %s", "\x1b]0;TITLE\x07\x1b[2J\x1b[6n\r\u009b")
+	got := h.log.String()
+	if strings.ContainsAny(got, "\x1b\x07\r\u009b") {
+		t.Fatalf("log holds a control character: %q", got)
+	}
+	if !strings.Contains(got, `client 0: \x1b]0;TITLE\a\x1b[2J\x1b[6n\r\u009b`+"\n") {
+		t.Fatalf("log %q lacks the escaped line", got)
 	}
 }

@@ -12,17 +12,15 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/common/console"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/game"
 	"tremor/net/cmdargs"
 	"tremor/net/msg"
@@ -610,42 +608,14 @@ func (s *Server) Shutdown(reason string) {
 
 // logf writes a line to the log, or to the rcon reply being built.
 // Control and format characters (terminal escapes, carriage returns,
-// bidi overrides) that players put in names or text are shown escaped.
+// bidi overrides) that players put in names or text are shown escaped
+// (safetext.Text, the clients' convention too).
 func (s *Server) logf(format string, args ...any) {
-	line := safeLogText(strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")) + "\n"
+	line := safetext.Text(strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")) + "\n"
 	if s.redirect != nil {
 		s.redirect.WriteString(line)
 	}
 	_, _ = io.WriteString(s.logw, line)
-}
-
-// safeLogText returns text with every character that is not printable
-// (unicode.IsPrint) but for newlines written as a Go escape (\x1b,
-// \u202e). Plain text is returned as is, without allocating.
-func safeLogText(text string) string {
-	clean := true
-	for _, r := range text {
-		if r != '\n' && (r == utf8.RuneError || !unicode.IsPrint(r)) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return text
-	}
-	var b strings.Builder
-	for i, r := range text {
-		switch {
-		case r == '\n' || (r != utf8.RuneError && unicode.IsPrint(r)):
-			b.WriteRune(r)
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, "\\x%02x", text[i])
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-	}
-	return b.String()
 }
 
 // Map loads map name, as the map command does, and reports an error if it
