@@ -97,13 +97,20 @@ func (pm *Pmove) Step() int32 {
 		pm.p = &DefaultParams
 	}
 	final := pm.Cmd.ServerTime
-	if final <= ps.CommandTime {
+	// The span is taken in 64 bits: a sum such as CommandTime +
+	// MaxCommandMsec in int32 wraps negative near 2^31, and a state
+	// reset on every step then never reaches final (Run would spin).
+	// Any two int32 times give a span that fits, and every step
+	// moves CommandTime towards final without passing it.
+	span := int64(final) - int64(ps.CommandTime)
+	if span <= 0 {
 		return 0
 	}
-	if final > ps.CommandTime+MaxCommandMsec {
+	if span > MaxCommandMsec {
 		ps.CommandTime = final - MaxCommandMsec
+		span = MaxCommandMsec
 	}
-	msec := final - ps.CommandTime
+	msec := int32(span)
 	if pm.FixedMsec > 0 {
 		msec = min(msec, pm.FixedMsec)
 	} else {

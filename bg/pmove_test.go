@@ -2,6 +2,7 @@ package bg
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -637,5 +638,39 @@ func TestFallVelocityPredicted(t *testing.T) {
 	}
 	if sent != 0 {
 		t.Errorf("Velocity.Y sent in %d of %d snapshots in the air, want 0", sent, falling)
+	}
+}
+
+// Step must end for any pair of int32 times: a sum such as CommandTime +
+// MaxCommandMsec near 2^31 once wrapped negative, the state was reset on
+// every step and Run never returned.
+func TestPmoveTimesNearTheLimit(t *testing.T) {
+	tests := []struct {
+		name          string
+		state, final  int32
+		wantCommandAt int32
+	}{
+		{"both just below 2^31", math.MaxInt32 - 500, math.MaxInt32 - 100, math.MaxInt32 - 100},
+		{"final at 2^31-1", math.MaxInt32 - 2000, math.MaxInt32, math.MaxInt32},
+		{"state at the bottom, final at the top", math.MinInt32 + 5, math.MaxInt32 - 100, math.MaxInt32 - 100},
+		{"state at the top, final at the bottom", math.MaxInt32, math.MinInt32, math.MaxInt32},
+		{"state ahead", 1000, 500, 1000},
+	}
+	w := flat(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := PlayerState{CommandTime: tt.state, Origin: TileFeet(3, 3, nil)}
+			pm := Pmove{PS: &ps, Cmd: UserCmd{ServerTime: tt.final, RightMove: 127}, World: w}
+			steps := 0
+			for pm.Step() > 0 {
+				steps++
+				if steps > MaxCommandMsec {
+					t.Fatalf("still stepping after %d steps: command time %d, final %d", steps, ps.CommandTime, tt.final)
+				}
+			}
+			if ps.CommandTime != tt.wantCommandAt {
+				t.Errorf("command time %d after %d steps, want %d", ps.CommandTime, steps, tt.wantCommandAt)
+			}
+		})
 	}
 }

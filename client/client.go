@@ -227,6 +227,7 @@ type Client struct {
 	// active.
 	realtime  int32
 	frameMsec int32
+	lastNow   time.Duration // the latest time given to Frame
 	state     State
 	stats     Stats
 	qport     uint16
@@ -574,10 +575,13 @@ func (c *Client) clearState() {
 // sends a usercmd packet when one is due, resends the handshake and
 // updates the server-time estimate.
 func (c *Client) Frame(now time.Duration, input bg.UserCmd) {
-	rt := int32(now / time.Millisecond)
-	if rt < c.realtime {
-		rt = c.realtime
-	}
+	// The realtime is now in milliseconds modulo 2^32, and the frame's
+	// length the difference, so that a client running 24.8 days goes on
+	// past 2^31 ms (every use of the realtime is a difference); a clock
+	// that went back gives a frame of 0.
+	now = max(now, c.lastNow)
+	c.lastNow = now
+	rt := int32(int64(now / time.Millisecond))
 	c.frameMsec = rt - c.realtime
 	c.realtime = rt
 	c.stats.Frames++

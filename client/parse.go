@@ -538,6 +538,11 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 		return
 	}
 
+	if why := c.unusableTime(h); why != "" {
+		c.drop(DropError, why)
+		return
+	}
+
 	// Slots between the last valid snapshot and this one hold older
 	// snapshots that must not be taken for bases of later deltas.
 	from := c.active.lastValid + 1
@@ -598,6 +603,31 @@ func (c *Client) parseSnapshot(b *proto.SnapshotBase, ents []bg.EntityState) {
 	if c.Hooks.Snapshot != nil {
 		c.Hooks.Snapshot(info, &s.ps, ents)
 	}
+}
+
+// unusableTime says why a valid snapshot's times cannot be used, or
+// returns "": a server time outside [0, proto.MaxServerTime], a player
+// state's command time outside it, or a server time before the newest
+// snapshot's within one gamestate and one map (the SnapServerCount flag
+// unchanged: a snapshot of a restarted map may overtake its lost
+// gamestate, and is then only stale). An honest server restarts its map
+// long before proto.MaxServerTime (proto.RestartTime), so these come
+// from a broken or hostile server, and a client that went on would run
+// its sums of times past 2^31 (Quake III dropped on
+// "cl.snap.serverTime < cl.oldFrameServerTime").
+func (c *Client) unusableTime(h *proto.SnapshotHeader) string {
+	t := h.ServerTime
+	switch {
+	case t < 0 || t > proto.MaxServerTime:
+		return fmt.Sprintf("the server sent time %d ms, outside 0 to %d: a server restarts its map before that", t, proto.MaxServerTime)
+	case c.ps.CommandTime < 0 || c.ps.CommandTime > proto.MaxServerTime:
+		return fmt.Sprintf("the server sent command time %d ms, outside 0 to %d", c.ps.CommandTime, proto.MaxServerTime)
+	}
+	old := &c.active.snap
+	if old.valid && t < old.serverTime && (uint8(old.flags)^h.Flags)&proto.SnapServerCount == 0 {
+		return fmt.Sprintf("the server's time ran backwards, from %d to %d ms, within one map", old.serverTime, t)
+	}
+	return ""
 }
 
 // ping returns the time since the newest usercmd packet whose newest

@@ -268,7 +268,7 @@ func (m *Master) Tick(now int32) {
 	}
 	kept := m.pending[:0]
 	for _, a := range m.pending {
-		if now-a.at >= 1000 || now < a.at {
+		if d := now - a.at; d >= 1000 || d < 0 {
 			a.at = now
 			if !m.answer(now, &a) {
 				continue

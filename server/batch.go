@@ -126,7 +126,7 @@ func (s *Server) runBatched(ctx context.Context, bc netchan.BatchConn) error {
 			return nil
 		}
 		now := clock()
-		if wait := s.nextEvent(now, MaxBatchWait) - now; wait > 0 {
+		if wait := s.nextEvent(now, MaxBatchWait); wait > 0 {
 			timer.Reset(time.Duration(wait) * time.Millisecond)
 			select {
 			case <-timer.C:

@@ -236,7 +236,7 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 func (s *Server) flooded(c *client) bool {
 	c.stats.commandsFlooded++
 	s.svs.stats.CommandsFlooded++
-	if s.svs.now-c.floodSince > FloodWindow || s.svs.now < c.floodSince {
+	if d := s.svs.now - c.floodSince; d > FloodWindow || d < 0 {
 		c.floodSince, c.floodCount = s.svs.now, 0
 	}
 	c.floodCount++
@@ -245,7 +245,7 @@ func (s *Server) flooded(c *client) bool {
 		s.dropClient(c, "flooding the server with commands")
 		return false
 	}
-	if !c.floodWarnedSet || s.svs.now-c.floodWarned >= 1000 || s.svs.now < c.floodWarned {
+	if d := s.svs.now - c.floodWarned; !c.floodWarnedSet || d >= 1000 || d < 0 {
 		c.floodWarned, c.floodWarnedSet = s.svs.now, true
 		s.addServerCommand(c, `print "Flood protection: command ignored.\n"`)
 	}

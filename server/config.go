@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,6 +57,12 @@ type Config struct {
 	// the per-field and per-entity hashes that name a divergence; 0 off
 	// (docs/statehash.md).
 	HashSnapshots int
+
+	// ClockStart is sv_clockStart: the server time in milliseconds the
+	// frame clock starts at when the first map loads (0, as Quake III's
+	// did). A test sets it near proto.RestartTime to see the map restart
+	// that keeps the clock from wrapping without waiting 21 days.
+	ClockStart int32
 
 	// Network simulation on the server's socket (package netsim), applied
 	// to everything the server sends, live.
@@ -123,6 +130,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.BoolVar(&c.Scramble, "sv_scramble", true, l|r, "XOR-scramble message bodies (announced in systeminfo)")
 	v.BoolVar(&c.ShowLoss, "sv_showloss", false, r, "log packets lost from each client")
 	v.IntVar(&c.HashSnapshots, "sv_hashSnapshots", 0, 0, 2, r, "send snapshot and game state hashes after every snapshot: 1 summary, 2 with per-field detail (0 = off)")
+	v.Int32Var(&c.ClockStart, "sv_clockStart", 0, 0, math.MaxInt32, r, "server time in ms the clock starts at on the first map; the map restarts with the clock at 0 when it reaches 1879048192 (for testing)")
 	v.IntVar(&c.FloodProtect, "sv_floodProtect", 10, 0, 1000, a|r, "client commands per second before they are ignored (0 = off)")
 	v.IntVar(&c.ClientsPerIP, "sv_clientsPerIP", 4, 0, bg.MaxClients, r, "connections one address (IPv6: one /64) may hold; loopback exempt (0 = no limit)")
 	v.StringVar(&c.ConfigDir, "sv_configdir", ".", 0, "directory exec reads NAME.cfg from (not settable through rcon)")

@@ -239,7 +239,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 				s.sendSmallReply(from, oob.FormatConnectResponse(challenge), requestLen)
 				return
 			}
-			if s.svs.now-c.lastConnectTime < ReconnectLimit && s.svs.now >= c.lastConnectTime {
+			if d := s.svs.now - c.lastConnectTime; d < ReconnectLimit && d >= 0 {
 				// Too soon: most likely a late duplicate of the
 				// connect that made this connection. A client that
 				// really reconnects tries again.
@@ -316,7 +316,7 @@ func (s *Server) clientsFrom(addr netip.AddrPort) int {
 // disconnect message again, at most twice a second, so that a client
 // that lost it still learns why it was dropped.
 func (s *Server) zombiePacket(c *client) {
-	if s.svs.now-c.lastZombieReply < 500 && s.svs.now >= c.lastZombieReply {
+	if d := s.svs.now - c.lastZombieReply; d < 500 && d >= 0 {
 		return
 	}
 	c.lastZombieReply = s.svs.now
@@ -443,7 +443,7 @@ func (g *rconGuard) fail(src netip.Addr, now int32) {
 		g.sources = make(map[netip.Addr]rconFailures)
 	}
 	f, ok := g.sources[src]
-	if ok && (now-f.last > RconFailureMemory || now < f.last) {
+	if d := now - f.last; ok && (d > RconFailureMemory || d < 0) {
 		f = rconFailures{}
 	}
 	if !ok && len(g.sources) >= MaxRconSources {
@@ -469,12 +469,12 @@ func (g *rconGuard) succeed(src netip.Addr) { delete(g.sources, src) }
 
 // sweep forgets sources whose failures are old, at most every second.
 func (g *rconGuard) sweep(now int32) {
-	if now-g.lastSweep < 1000 && now >= g.lastSweep {
+	if d := now - g.lastSweep; d < 1000 && d >= 0 {
 		return
 	}
 	g.lastSweep = now
 	for k, f := range g.sources {
-		if now-f.last > RconFailureMemory || now < f.last || (f.count <= RconFreeFailures && now-f.until >= 0 && now-f.last > RconMaxBackoff) {
+		if d := now - f.last; d > RconFailureMemory || d < 0 || (f.count <= RconFreeFailures && now-f.until >= 0 && now-f.last > RconMaxBackoff) {
 			delete(g.sources, k)
 		}
 	}
@@ -511,7 +511,7 @@ func (s *Server) remoteCommand(from netip.AddrPort, line string, requestLen int)
 		s.svs.rcon.fail(src, s.svs.now)
 		s.svs.stats.RconFailures++
 		g := &s.svs.rcon
-		if !g.logged || s.svs.now-g.lastLogged >= 1000 || s.svs.now < g.lastLogged {
+		if d := s.svs.now - g.lastLogged; !g.logged || d >= 1000 || d < 0 {
 			more := ""
 			if g.unlogged > 0 {
 				more = " (" + strconv.Itoa(g.unlogged) + " more since the last line)"

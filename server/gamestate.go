@@ -8,6 +8,7 @@ import (
 	"tremor/common/console"
 	"tremor/common/proto"
 	"tremor/game"
+	"tremor/net/cmdargs"
 	"tremor/net/infostr"
 	"tremor/net/msg"
 )
@@ -29,6 +30,8 @@ func (s *Server) spawnServer(name string) error {
 	}
 	if s.sv != nil {
 		s.sv.game.Shutdown()
+	} else {
+		s.svs.time = s.cfg.ClockStart
 	}
 	maxClients := s.cfg.MaxClients
 	lv := &level{name: name, m: m, file: file, maxClients: maxClients}
@@ -54,6 +57,20 @@ func (s *Server) mapRestart() {
 	s.sv.game.Shutdown()
 	s.startMatch(true)
 	s.logf("map_restart (server id %d)", s.sv.serverID)
+}
+
+// restartClock restarts the map with the frame clock back at 0 before
+// the clock can wrap (Quake III's "Restarting server due to time
+// wrapping", which shut the server down and loaded the map again): the
+// clients stay connected, as map_restart keeps them, and each is told
+// why before its new gamestate, whose snapshots start the client's
+// clock again.
+func (s *Server) restartClock() {
+	s.logf("the clock reached %d ms, near the limit of its 32 bits: restarting the map with the clock at 0", s.svs.time)
+	days := strconv.FormatFloat(float64(s.svs.time)/86400000, 'f', 1, 64)
+	s.broadcastCommand("print " + cmdargs.QuoteText("Server restarting the map: its clock reached "+days+" days and would wrap"+`\n`))
+	s.svs.time = 0
+	s.mapRestart()
 }
 
 // startMatch initialises the game on the loaded map: server id, checksum

@@ -477,6 +477,9 @@ func (c *testClient) parse(body []byte, seq int32) {
 			c.haveGamestate = true
 			c.gamestates++
 			c.gamestateSeq = seq
+			// A new gamestate starts the usercmds again, as a client's
+			// clearState does: a restarted clock's times start low.
+			c.cmdTime, c.cmds = 0, c.cmds[:0]
 			c.num = int(c.gs.ClientNum)
 			c.serverCmdSeq = c.gs.CommandSequence
 			sys := c.gs.Configstrings[bg.CSSystemInfo]

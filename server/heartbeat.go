@@ -56,7 +56,7 @@ func (s *Server) masterHeartbeat() {
 	if s.sv == nil {
 		return
 	}
-	if !hb.due && hb.sent && s.svs.now-hb.last < HeartbeatInterval && s.svs.now >= hb.last {
+	if d := s.svs.now - hb.last; !hb.due && hb.sent && d < HeartbeatInterval && d >= 0 {
 		return
 	}
 	hb.due, hb.sent, hb.last = false, true, s.svs.now

@@ -432,7 +432,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return nil
 		}
 		now := clock()
-		wait := min(s.nextEvent(now, MaxReadWait)-now, MaxReadWait)
+		wait := s.nextEvent(now, MaxReadWait)
 		select {
 		case <-s.wake:
 			wait = 0
@@ -458,20 +458,23 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 }
 
-// nextEvent returns the real time something is due: the next frame or
-// the next paced fragment, or now+limit if neither comes sooner.
+// nextEvent returns how long after real time now something is due: the
+// next frame or the next paced fragment, or limit if neither comes
+// sooner; 0 or less when one is already due. It compares delays, not
+// times, so it stays right when the real-time clock wraps (after 24.8
+// days of uptime).
 func (s *Server) nextEvent(now, limit int32) int32 {
-	next := now + limit
+	wait := limit
 	if s.sv != nil {
-		next = min(next, now+s.frameMsec()-s.svs.residual)
+		wait = min(wait, s.frameMsec()-s.svs.residual)
 	}
 	for i := range s.svs.clients {
 		c := &s.svs.clients[i]
 		if c.chan_ != nil && c.chan_.HasUnsentFragments() {
-			next = min(next, c.nextFragmentTime)
+			wait = min(wait, c.nextFragmentTime-now)
 		}
 	}
-	return next
+	return wait
 }
 
 // frameMsec returns the length of a server frame.
@@ -515,6 +518,9 @@ func (s *Server) Frame(now int32) {
 	ran := false
 	for s.sv != nil && s.svs.residual >= s.frameMsec() {
 		fm := s.frameMsec()
+		if s.svs.time > proto.RestartTime-fm {
+			s.restartClock()
+		}
 		s.svs.residual -= fm
 		s.svs.time += fm
 		s.sv.game.RunFrame(s.svs.time)

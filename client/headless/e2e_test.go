@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"tremor/bg"
 	"tremor/client"
 	"tremor/client/headless"
+	"tremor/common/proto"
 	"tremor/internal/testutil"
 	"tremor/net/netchan"
 	"tremor/server"
@@ -384,4 +386,60 @@ func checkMisses(t *testing.T, ts *testServer, misses int, maxErr float64) {
 	}
 	t.Logf("%d prediction misses with %d packets lost on the way up and %d usercmds pulled back (machine under load)",
 		misses, upLost, clamped)
+}
+
+// TestClockRestart: a server whose clock starts 3 s before
+// proto.RestartTime restarts its map with the clock at 0 instead of
+// running on to 2^31, and nobody notices but for a new gamestate: the
+// headless clients stay connected, play on, lose no chat and mispredict
+// nothing, and the bots play on.
+func TestClockRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("7 s of real time")
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = 9
+	cfg.ClockStart = proto.RestartTime - 3000
+	ts := startServer(t, cfg, "arena1", 2)
+	check := &checkSnapshots{frames: ts.frames}
+	r := headless.New(headless.Config{
+		Server:     ts.srv.Addr(),
+		Clients:    3,
+		Duration:   7 * time.Second,
+		ChatEvery:  300 * time.Millisecond,
+		Seed:       4,
+		OnSnapshot: check.hook,
+	})
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logReport(t, rep)
+	checkReport(t, rep, 3)
+	check.verify(t, rep.Totals.Snapshots)
+	for _, c := range rep.Clients {
+		if c.Gamestates != 2 {
+			t.Errorf("client %d: %d gamestates, want 2 (the first map, then the restart)", c.Client, c.Gamestates)
+		}
+	}
+	checkMisses(t, ts, rep.Totals.PredictionMisses, rep.Totals.PredictionErrorMax)
+	var now int32
+	var players int
+	ts.srv.Do(context.Background(), func() {
+		now = ts.srv.Time()
+		for i := range bg.MaxClients {
+			if ci := ts.srv.Client(i); ci.Bot && ci.State == server.StateActive {
+				players++
+			}
+		}
+	})
+	if now <= 0 || now > 10000 {
+		t.Errorf("the server's clock is at %d ms after the restart, want the few seconds since it", now)
+	}
+	if players != 2 {
+		t.Errorf("%d bots in the game after the restart, want 2", players)
+	}
+	if log := ts.log.String(); !strings.Contains(log, "restarting the map with the clock at 0") {
+		t.Errorf("the server's log does not say why it restarted:\n%s", log)
+	}
 }

@@ -59,6 +59,27 @@ const (
 	EntityEnd = msg.MaxEntities - 1
 )
 
+// Time limits. Server times are int32 milliseconds, so a clock that ran
+// for 2^31 ms (24.8 days) would wrap negative. Quake III restarted its
+// server before svs.time reached 0x70000000 rather than check for a wrap
+// everywhere; Tremor does the same without dropping anyone: at
+// RestartTime the server restarts the map with its clock back at 0,
+// keeping every client connected (as map_restart does), and the new
+// gamestate makes each client start its clock again. A client never
+// accepts a server time outside [0, MaxServerTime], so every sum of a
+// server time and a bounded duration (a command's msec, a time nudge,
+// MaxCommandMsec, a lagometer span) stays below 2^31 - 1, and every
+// difference of two such times is exact.
+const (
+	// RestartTime is the server time at which a server restarts its map
+	// and its clock (Quake III's 0x70000000, 21.7 days).
+	RestartTime int32 = 0x70000000
+	// MaxServerTime is the latest server time a client accepts in a
+	// snapshot: a server whose times go past it is dropped. The 2^24 ms
+	// (4.7 hours) above it are the room every bounded sum needs.
+	MaxServerTime int32 = 0x7F000000
+)
+
 // Server→client operations (Quake III's svc_ops_e).
 const (
 	SvcBad = iota

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"tremor/bg"
 	"tremor/common/proto"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -385,6 +386,118 @@ func TestVersionInVectors(t *testing.T) {
 	for _, f := range files {
 		if !bytes.Contains(f.Data[:min(len(f.Data), 200)], []byte(want)) {
 			t.Errorf("%s does not start by naming %q", f.Name, want)
+		}
+	}
+}
+
+// specHashKey is HashKey(s, 32) as protocol.md 6.5 states it, written
+// from the document alone: every byte read unsigned (0..255).
+func specHashKey(s string) uint32 {
+	var h uint32
+	for i := 0; i < 32 && i < len(s) && s[i] != 0; i++ {
+		h += uint32(s[i]) * uint32(119+i)
+	}
+	return h ^ h>>10 ^ h>>20
+}
+
+// signedHashKey is the same hash with bytes read signed (-128..127), as
+// Quake III's C read them: what protocol.md 6.5 says not to do.
+func signedHashKey(s string) uint32 {
+	var h int32
+	for i := 0; i < 32 && i < len(s) && s[i] != 0; i++ {
+		h += int32(int8(s[i])) * int32(119+i)
+	}
+	u := uint32(h)
+	return u ^ u>>10 ^ u>>20
+}
+
+// TestUsercmdKeyAsSpecified checks section 6.5's usercmd key on every
+// client message of the vectors with usercmds: the key the packet was
+// coded with, and decoded with, is checksumFeed XOR messageAcknowledge
+// XOR HashKey(text, 32) as the document states HashKey. The vectors must
+// hold a text with a byte above 127 for which reading bytes signed gives
+// another key, so that the check tells the two readings apart.
+func TestUsercmdKeyAsSpecified(t *testing.T) {
+	sessions, err := vectorSessions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		telling := 0
+		for i, r := range s.records {
+			k := r.key
+			if k == nil {
+				continue
+			}
+			want := uint32(k.checksumFeed) ^ uint32(k.messageAck) ^ specHashKey(k.text)
+			if k.key != want {
+				t.Errorf("sv_scramble %d packet %d: key %#08x, the document gives %#08x (text %s)", btoi(s.scramble), i+1, k.key, want, quoteBytes(k.text))
+			}
+			for _, m := range r.msgs {
+				for _, op := range m.Ops {
+					if op.Move != nil && op.Move.Key != want {
+						t.Errorf("sv_scramble %d packet %d: decoded with key %#08x, the document gives %#08x", btoi(s.scramble), i+1, op.Move.Key, want)
+					}
+				}
+			}
+			if hasHighByte(k.text) && signedHashKey(k.text) != specHashKey(k.text) {
+				telling++
+			}
+		}
+		if telling == 0 {
+			t.Errorf("sv_scramble %d: no message keyed with a text whose bytes above 127 tell unsigned from signed", btoi(s.scramble))
+		}
+	}
+}
+
+// TestTimeRunsAsSpecified checks section 6.6's time runs on every move
+// of the vectors: read by the document's layout (the e_i all follow
+// width, before the first usercmd), each later usercmd's time is the one
+// before's plus step plus its e_i, as the usercmds decode. The vectors
+// must hold runs of widths 0 to 3.
+func TestTimeRunsAsSpecified(t *testing.T) {
+	sessions, err := vectorSessions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		widths := map[int]bool{}
+		for i, r := range s.records {
+			if r.key == nil {
+				continue
+			}
+			tr, ok := readTimeRun(r.plain)
+			if !ok {
+				t.Errorf("sv_scramble %d packet %d: no move read by the document's layout", btoi(s.scramble), i+1)
+				continue
+			}
+			var cmds []bg.UserCmd
+			for _, m := range r.msgs {
+				for _, op := range m.Ops {
+					if op.Move != nil {
+						cmds = op.Move.Cmds
+					}
+				}
+			}
+			if len(cmds) != tr.count {
+				t.Errorf("sv_scramble %d packet %d: count %d by the document's layout, %d usercmds decoded", btoi(s.scramble), i+1, tr.count, len(cmds))
+				continue
+			}
+			if !tr.run {
+				continue
+			}
+			widths[tr.width] = true
+			for j := 1; j < len(cmds); j++ {
+				if want := cmds[j-1].ServerTime + int32(tr.step) + int32(tr.e[j-1]); cmds[j].ServerTime != want {
+					t.Errorf("sv_scramble %d packet %d: usercmd %d has time %d; step %d and e_%d %d after %d give %d",
+						btoi(s.scramble), i+1, j, cmds[j].ServerTime, tr.step, j, tr.e[j-1], cmds[j-1].ServerTime, want)
+				}
+			}
+		}
+		for w := 0; w < 1<<proto.TimeRunWidthBits; w++ {
+			if !widths[w] {
+				t.Errorf("sv_scramble %d: no time run of width %d in the vectors", btoi(s.scramble), w)
+			}
 		}
 	}
 }

@@ -54,6 +54,21 @@ var (
 // sequence 1).
 const VectorCommand = "say hello"
 
+// VectorKeyCommand is the client's second reliable command: the chat
+// line it makes the server send back holds bytes above 127 (UTF-8 "ü"
+// and "ß"), so the messages that acknowledge that line are keyed with a
+// text that HashKey must read as unsigned bytes (protocol.md 6.5).
+const VectorKeyCommand = "say Grüße"
+
+// vectorRunIncrements are the time increments of the usercmds after the
+// first in the three moves of 8-time-runs: time runs of width 1, 2 and 3
+// (protocol.md 6.6).
+var vectorRunIncrements = [...][3]int32{
+	{16, 17, 16}, // step 16, e = 0 1 0: width 1
+	{16, 19, 17}, // step 16, e = 0 3 1: width 2
+	{14, 21, 17}, // step 14, e = 0 7 3: width 3
+}
+
 // File is one generated file, its path relative to docs/vectors.
 type File struct {
 	Name string
@@ -102,6 +117,19 @@ type record struct {
 	// nothing.
 	body, plain []byte
 	scramble    *scrambleInfo
+	// key is what the usercmds of a client message were keyed with;
+	// nil for a message without usercmds.
+	key *keyInfo
+}
+
+// keyInfo is the usercmd key of a client message and what it is made of
+// (protocol.md 6.5): checksumFeed XOR messageAcknowledge XOR
+// HashKey(text, 32).
+type keyInfo struct {
+	key          uint32
+	checksumFeed int32
+	messageAck   int32
+	text         string
 }
 
 // scrambleInfo is what a scrambled body was scrambled with.
@@ -137,6 +165,9 @@ type session struct {
 	reliableSeq   int32 // last client command sent
 	reliableCmds  [proto.MaxReliableCommands]string
 	lastServerMsg *inspect.Message
+	// nextKey is the usercmd key of the message being sent, for its
+	// record.
+	nextKey *keyInfo
 	// firstErr is the first packet the inspector could not decode: the
 	// client learns the gamestate from its decoding, so it explains a
 	// step that did not happen.
@@ -198,6 +229,7 @@ func (s *session) clientSend() {
 		r.msgs = s.insp.Feed(inspect.ClientToServer, VectorClientAddr, VectorServerAddr, slices.Clone(p.data), time.Duration(s.now)*time.Millisecond)
 		if !oob.IsConnectionless(p.data) {
 			s.clientBody(&r)
+			r.key, s.nextKey = s.nextKey, nil
 		}
 		s.record(r)
 		s.srv.Packet(s.now, VectorClientAddr, p.data)
@@ -354,8 +386,10 @@ func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
 		proto.WriteClientCommand(w, i, s.reliableCmds[i&(proto.MaxReliableCommands-1)])
 	}
 	if len(cmds) > 0 {
-		key := proto.UsercmdKey(uint32(s.checksumFeed), uint32(s.serverMessage), s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)])
+		text := s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)]
+		key := proto.UsercmdKey(uint32(s.checksumFeed), uint32(s.serverMessage), text)
 		proto.WriteMove(w, key, s.usercmdBase(), cmds, noDelta)
+		s.nextKey = &keyInfo{key: key, checksumFeed: s.checksumFeed, messageAck: s.serverMessage, text: text}
 	}
 	w.WriteUint8(proto.ClcEOF)
 	if w.Err() != nil {
@@ -495,7 +529,108 @@ func (s *session) run() error {
 	// The client acknowledges what the delta snapshot brought.
 	s.tag = "7-ack"
 	t = s.srv.Time()
-	return s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4020, Weapon: 1}}, false)
+	if err := s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4020, Weapon: 1}}, false); err != nil {
+		return err
+	}
+	// Three moves of four usercmds whose later times form runs of width
+	// 1, 2 and 3, each sent after the next snapshot, as a client sends
+	// one a frame.
+	s.tag = "8-time-runs"
+	for _, incs := range vectorRunIncrements {
+		if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil })) {
+			return s.fail("no snapshot before a time run")
+		}
+		cmds := make([]bg.UserCmd, len(incs)+1)
+		cmds[len(incs)].ServerTime = s.srv.Time()
+		for i := len(incs) - 1; i >= 0; i-- {
+			cmds[i].ServerTime = cmds[i+1].ServerTime - incs[i]
+		}
+		for i := range cmds {
+			cmds[i].Aim, cmds[i].RightMove, cmds[i].Weapon = 0x4020+int32(i)*8, 127, 1
+		}
+		if err := s.sendMessage(cmds, false); err != nil {
+			return err
+		}
+	}
+	// A chat line with bytes above 127 comes back as a server command;
+	// the message acknowledging it is keyed with its text.
+	s.tag = "9-key-text"
+	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool { return op.Snapshot != nil })) {
+		return s.fail("no snapshot before the second reliable command")
+	}
+	s.reliableSeq++
+	s.reliableCmds[s.reliableSeq&(proto.MaxReliableCommands-1)] = VectorKeyCommand
+	t = s.srv.Time()
+	if err := s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4040, Weapon: 1}}, false); err != nil {
+		return err
+	}
+	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool {
+		return op.Command != nil && op.Name == inspect.OpServerCommand && hasHighByte(op.Command.Text)
+	})) {
+		return s.fail("no server command with the chat line")
+	}
+	t = s.srv.Time()
+	return s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4040, Weapon: 1}}, false)
+}
+
+// hasHighByte reports whether s holds a byte above 127.
+func hasHighByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] > 127 {
+			return true
+		}
+	}
+	return false
+}
+
+// timeRun is the time run of a move as its bits say (protocol.md 6.6):
+// count usercmds; if run, their later times are step + e[i] after the
+// one before.
+type timeRun struct {
+	count       int
+	run         bool
+	step, width int
+	e           []uint32 // e[i-1] is usercmd i's
+}
+
+// readTimeRun reads the header of the move in a plain (unscrambled)
+// client message body, with the layout of protocol.md 6.6 and nothing
+// but msg.Reader's primitives: the 30-bit header, any client commands,
+// then the move's count, based bit, run bit, step, width and the e_i,
+// all before the first usercmd. ok is false when the message has no
+// move.
+func readTimeRun(body []byte) (tr timeRun, ok bool) {
+	r := msg.NewReader(body, msg.Huffman)
+	r.ReadRawBits(1 + proto.ServerIDBits + proto.MessageAckBits + proto.ReliableAckBits)
+	for r.Err() == nil {
+		switch r.ReadUint8() {
+		case proto.ClcNop:
+		case proto.ClcClientCommand:
+			r.ReadLong()
+			r.ReadString()
+		case proto.ClcMove, proto.ClcMoveNoDelta:
+			tr.count = int(r.ReadUint8())
+			if tr.count > 0 {
+				r.ReadRawBits(1) // based
+			}
+			if tr.count >= proto.MinTimeRun && r.ReadRawBits(1) == 1 {
+				tr.run = true
+				tr.step = int(r.ReadRawBits(proto.TimeRunStepBits))
+				tr.width = int(r.ReadRawBits(proto.TimeRunWidthBits))
+				for i := 1; i < tr.count; i++ {
+					e := uint32(0)
+					if tr.width > 0 {
+						e = r.ReadRawBits(tr.width)
+					}
+					tr.e = append(tr.e, e)
+				}
+			}
+			return tr, r.Err() == nil
+		default:
+			return tr, false
+		}
+	}
+	return tr, false
 }
 
 // stopServer is a proto.ServerHandler that keeps the reliable

@@ -22,6 +22,9 @@ var vectorTitles = map[string]string{
 	"5-command":        "a client message with the client's first reliable command (sequence 1) and three usercmds",
 	"6-snapshot-delta": "a delta snapshot, carrying the server commands the reliable command caused",
 	"7-ack":            "the client acknowledges the delta snapshot and the server command (the text its next messages are keyed with)",
+	"8-time-runs":      "three moves of four usercmds whose later times go as time runs of width 1, 2 and 3, each after a snapshot",
+	"9-key-text": "a reliable command whose chat line comes back with bytes above 127, " +
+		"and the message that acknowledges it, its usercmds keyed with HashKey of that text",
 }
 
 // Vectors plays the vector connection twice, with sv_scramble 0 and 1,
@@ -128,11 +131,23 @@ func (s *session) format(tag string) string {
 			fmt.Fprintf(&b, "\nscrambled: from byte %d of the body (the fields the key uses end at bit %d; rounded up to a byte)\n",
 				(sc.offsetBit+7)/8, sc.offsetBit)
 			fmt.Fprintf(&b, "  key  0x%08x = %s\n", sc.key, sc.keyDesc)
-			fmt.Fprintf(&b, "  text %q\n", sc.text)
+			fmt.Fprintf(&b, "  text %s\n", quoteBytes(sc.text))
 			fmt.Fprintf(&b, "\nbody unscrambled (%d bytes):\n\n", len(r.plain))
 			hexdump(&b, r.plain)
 		} else if r.body != nil && !fragmented(s.records, i) {
 			fmt.Fprintf(&b, "\nbody (%d bytes, not scrambled)\n", len(r.body))
+		}
+		if k := r.key; k != nil {
+			fmt.Fprintf(&b, "\nusercmd key 0x%08x = checksumFeed %d ^ messageAcknowledge %d ^ HashKey(text, 32) 0x%08x\n",
+				k.key, k.checksumFeed, k.messageAck, proto.HashKey(k.text, 32))
+			fmt.Fprintf(&b, "  text %s\n", quoteBytes(k.text))
+			if tr, ok := readTimeRun(r.plain); ok && tr.run {
+				fmt.Fprintf(&b, "time run: step %d ms, width %d; e_1..e_%d =", tr.step, tr.width, len(tr.e))
+				for _, e := range tr.e {
+					fmt.Fprintf(&b, " %d", e)
+				}
+				fmt.Fprintf(&b, " (%d bits right after width, before usercmd 0)\n", tr.width*len(tr.e))
+			}
 		}
 		b.WriteString("\ndecoding:\n")
 		for _, m := range r.msgs {
@@ -141,6 +156,26 @@ func (s *session) format(tag string) string {
 			b.WriteString(indent(t.String()))
 		}
 	}
+	return b.String()
+}
+
+// quoteBytes quotes s with every byte outside printable ASCII as \xHH,
+// so that a byte above 127 shows as the byte it is.
+func quoteBytes(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c > 0x7e:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
 	return b.String()
 }
 

@@ -69,7 +69,7 @@ func (b *Bucket) Allow(now, burst, period int32) bool {
 }
 
 func (b *Bucket) drain(now, period int32) {
-	if now < b.last { // the clock went back: start over
+	if now-b.last < 0 { // the clock went back: start over
 		b.last = now
 	}
 	if n := (now - b.last) / period; n > 0 {
@@ -94,7 +94,7 @@ type ByteBudget struct {
 // they were there; when they were not, nothing is taken.
 func (b *ByteBudget) Spend(now int32, n, burst, perSecond int) bool {
 	full := int64(burst) * 1000
-	if !b.init || now < b.last {
+	if !b.init || now-b.last < 0 {
 		b.tokens, b.last, b.init = full, now, true
 	}
 	b.tokens = min(full, b.tokens+int64(now-b.last)*int64(perSecond))
@@ -223,7 +223,7 @@ func (l *Limiter[K]) Len() int { return len(l.buckets) }
 // sweep forgets drained buckets, at most every 100 ms, and reports
 // whether there is room.
 func (l *Limiter[K]) sweep(now int32) bool {
-	if now-l.lastSweep < 100 && now >= l.lastSweep {
+	if d := now - l.lastSweep; d < 100 && d >= 0 {
 		return len(l.buckets) < l.maxKeys
 	}
 	l.lastSweep = now

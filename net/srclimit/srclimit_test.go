@@ -1,6 +1,7 @@
 package srclimit
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 )
@@ -163,5 +164,36 @@ func TestChallenger(t *testing.T) {
 	other := NewChallenger([]byte("other"), 1000)
 	if other.Make(a, 500) == v {
 		t.Error("two keys share a challenge")
+	}
+}
+
+// The real-time clock is an int32 of milliseconds that wraps after 24.8
+// days of uptime; a bucket full before the wrap stays full after it (a
+// comparison of times, rather than their difference, took the wrap for
+// a clock going back and emptied it).
+func TestBucketAcrossClockWrap(t *testing.T) {
+	const burst, period = 5, 1000
+	var b Bucket
+	now := int32(math.MaxInt32 - 10)
+	for i := range burst {
+		if !b.Allow(now, burst, period) {
+			t.Fatalf("event %d of the burst refused", i)
+		}
+	}
+	now += 20 // past 2^31: negative
+	if b.Allow(now, burst, period) {
+		t.Error("the wrap of the clock refilled a full bucket")
+	}
+	now += period
+	if !b.Allow(now, burst, period) {
+		t.Error("a period after the wrap the bucket did not drain")
+	}
+	var bb ByteBudget
+	now = math.MaxInt32 - 10
+	if !bb.Spend(now, 100, 100, 10) {
+		t.Fatal("a full budget refused its burst")
+	}
+	if bb.Spend(now+20, 100, 100, 10) {
+		t.Error("the wrap of the clock refilled an empty byte budget")
 	}
 }
