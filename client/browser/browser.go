@@ -33,7 +33,8 @@ const (
 	MaxLabelLen = 64
 
 	maxLANTargets = 256 // destinations of one LAN refresh
-	recvQueueLen  = 256 // answers waiting for the next Frame
+	recvQueueLen  = 256 // answers waiting for the next Frame, and the most one Frame reads
+	socketBuffer  = 1 << 20
 )
 
 // Multicast6 is the IPv6 multicast group a LAN refresh also queries:
@@ -386,7 +387,9 @@ func (b *Browser) Frame(now time.Time) {
 			b.start(s, now)
 		}
 	}
-	for {
+	// At most a queue's worth: a flood arriving while Frame reads does
+	// not keep it from returning.
+	for range recvQueueLen {
 		n, from, at, ok := b.recv.pop(b.buf)
 		if !ok {
 			break
@@ -703,5 +706,8 @@ func listen(network, addr string) (netchan.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("browser: listen %s %q: %w", network, addr, err)
 	}
+	// Room in the system's buffer for a burst of answers (a LAN flood)
+	// while the reader is not running; the system may grant less.
+	_ = c.SetReadBuffer(socketBuffer)
 	return &udpConn{c: c}, nil
 }
