@@ -65,6 +65,8 @@ func constants() []constant {
 		{"proto.SnapServerCount", proto.SnapServerCount, "6.3", "snapshot flag: toggles on every map change and restart"},
 		{"proto.DownloadBlockSize", proto.DownloadBlockSize, "6.1", "largest download block, bytes"},
 		{"proto.MaxDownloadSize", proto.MaxDownloadSize, "6.1", "largest map download, bytes"},
+		{"proto.RestartTime", int64(proto.RestartTime), "7.3", "a server restarts its map with its clock at 0 when the clock reaches this, ms"},
+		{"proto.MaxServerTime", int64(proto.MaxServerTime), "7.3", "latest server time a client accepts in a snapshot, ms"},
 		{"oob.MinChallengeRequestLen", oob.MinChallengeRequestLen, "5.3", "getchallenge packets are padded to this length, bytes"},
 		{"oob.MaxStatusPlayers", oob.MaxStatusPlayers, "5.2", "most player lines in a statusResponse"},
 		{"oob.MaxReceivedLen", oob.MaxReceivedLen, "5.1", "longest connectionless packet accepted"},
