@@ -37,6 +37,27 @@ const (
 	socketBuffer  = 1 << 20
 )
 
+// Limits of one refresh, so that no master can aim the browser at a
+// host: with them, a refresh sends one host at most 2*HostPorts
+// getinfos while none of its servers answers (2*AnsweredHostPorts once
+// one does) and all hosts together at most 2*MaxPinged.
+const (
+	// HostPorts is how many servers of one host (srclimit.Source: an
+	// IPv4 address or an IPv6 /64) an Internet refresh pings while none
+	// of them has answered.
+	HostPorts = 4
+	// AnsweredHostPorts is how many servers of one host an Internet
+	// refresh pings once one of them answered its challenge: the host
+	// runs game servers that answer getinfo, as a hoster's machine with
+	// a dozen servers on consecutive ports does.
+	AnsweredHostPorts = 16
+	// MaxPinged is how many servers one Internet refresh pings in all.
+	MaxPinged = 512
+	// MaxRetries bounds Config.Retries: an unanswered ping is sent again
+	// at most once.
+	MaxRetries = 1
+)
+
 // Multicast6 is the IPv6 multicast group a LAN refresh also queries:
 // ioquake3's NET_MULTICAST_IP6, ff04::696f:7175:616b:6533 (the low bytes
 // spell "ioquake3"), of admin-local scope so that network administrators
@@ -72,8 +93,8 @@ type Config struct {
 	// its answer before it is tried again or given up.
 	Timeout time.Duration
 	// Retries is how many times an unanswered query to one server is
-	// sent again before its entry shows as timed out; negative means
-	// none.
+	// sent again before its entry shows as timed out, at most
+	// MaxRetries; negative means none.
 	Retries int
 	// MaxEntries bounds each list; answers beyond it are dropped.
 	MaxEntries int
@@ -133,7 +154,7 @@ func (c Config) withDefaults() Config {
 	if c.Retries == 0 {
 		c.Retries = DefaultRetries
 	}
-	c.Retries = max(c.Retries, 0)
+	c.Retries = min(max(c.Retries, 0), MaxRetries)
 	if c.MaxEntries <= 0 {
 		c.MaxEntries = DefaultMaxEntries
 	}
@@ -659,6 +680,9 @@ func (b *Browser) infoResponse(info string, from netip.AddrPort, at time.Time) {
 		}
 		fill(e, &si, at.Sub(q.sent)-si.hold)
 		q.sent = time.Time{}
+		if src == Internet {
+			b.hostAnswered(from)
+		}
 		b.changed()
 	}
 	for i := range b.targets {

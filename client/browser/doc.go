@@ -28,15 +28,36 @@
 // which query it answers and its ping is measured from that query's send
 // time. Answers arrive for [Config.LANWait] after the last query; an
 // answer whose challenge is not one of the refresh's, or whose source
-// could not have received that query, is dropped.
+// could not have received that query, is dropped. A server is listed
+// once per address and port however often it answers, and the queue
+// the answers wait in for Frame is shared fairly: a flood from one
+// address, on any ports, displaces only its own packets.
 //
 // # Internet and Favorites
 //
 // An Internet refresh asks each of [Config.Masters] for its list
-// (getservers and getserversExt) and pings every address got; a
+// (getservers and getserversExt) and pings the addresses got; a
 // Favorites refresh pings each favourite. Every such ping is a getinfo
 // with a challenge of its own; it is answered, or after [Config.Timeout]
-// tried again up to [Config.Retries] times, and then shown as timed out.
+// tried again up to [Config.Retries] times (at most [MaxRetries]), and
+// then shown as timed out.
+//
+// # What a master may list
+//
+// A master is a stranger, and what it lists is pinged from the player's
+// address, so its list is not trusted. An address is dropped unless its
+// scope is as wide as the master's (IPv4-mapped addresses are read as
+// IPv4 first): a master on the internet may list only global addresses,
+// one on a private network also private ones (RFC 1918, the carrier-NAT
+// 100.64.0.0/10, IPv6 ULA), one on the link also link-local ones, one on
+// this machine also loopback ones. Unspecified, broadcast (the limited
+// one and this machine's networks'), multicast and reserved addresses
+// and port 0 are always dropped. Of what is left, a refresh pings at
+// most [HostPorts] servers of one host (an IPv4 address or an IPv6 /64)
+// until one of them answers, then up to [AnsweredHostPorts], and
+// [MaxPinged] in all; the others are listed as [NotQueried].
+// Favourites are the player's own (typed, or picked one by one from a
+// list already filtered) and are pinged as they are.
 //
 // # Pacing
 //

@@ -40,11 +40,17 @@ const (
 	Answered                // the server answered; the info fields are set
 	TimedOut                // no answer to any attempt
 	Unresolved              // a favourite's host name did not resolve
+	// NotQueried is an Internet entry a master listed that the refresh
+	// did not ping: its host already had HostPorts servers pinged (none
+	// answering) or AnsweredHostPorts, or the refresh MaxPinged. Adding
+	// it to the favourites pings it.
+	NotQueried
 )
 
-var stateNames = [...]string{"pending", "answered", "timed out", "unresolved"}
+var stateNames = [...]string{"pending", "answered", "timed out", "unresolved", "not queried"}
 
-// String returns "pending", "answered", "timed out" or "unresolved".
+// String returns "pending", "answered", "timed out", "unresolved" or
+// "not queried".
 func (s State) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]

@@ -248,6 +248,8 @@ func fillCells(c []string, e *browser.Entry) {
 		c[4] = "..."
 	case browser.Unresolved:
 		c[4] = "no host"
+	case browser.NotQueried:
+		c[4] = "skipped"
 	default:
 		c[4] = "timeout"
 	}
@@ -525,7 +527,7 @@ func (m *Model) layoutBrowser(w, h int) *View {
 		r := Rect{inner.X, y + k*TableRowHeight, inner.W, TableRowHeight}
 		fav := m.cfg.Browser != nil && m.cfg.Browser.IsFavorite(e.Label)
 		bv.Rows = append(bv.Rows, Row{Rect: r, TextY: r.Y + textOff, Cells: s.cells[i], Selected: i == s.idx[t],
-			Greyed: e.State == browser.TimedOut || e.State == browser.Unresolved || e.State == browser.Answered && !e.Compatible(), Favorite: fav})
+			Greyed: e.State == browser.TimedOut || e.State == browser.Unresolved || e.State == browser.NotQueried || e.State == browser.Answered && !e.Compatible(), Favorite: fav})
 	}
 	bv.Empty = ""
 	if n == 0 {

@@ -205,11 +205,15 @@ func TestBrowserIncompatibleGreyed(t *testing.T) {
 	old.Protocol = proto.Version - 1
 	gone := browser.Entry{Label: "10.0.0.8:27960", Addr: netip.MustParseAddrPort("10.0.0.8:27960"), State: browser.TimedOut}
 	nohost := browser.Entry{Label: "nowhere.invalid", State: browser.Unresolved}
-	f.set(browser.LAN, old, gone, nohost, lanServers[0])
+	skipped := browser.Entry{Label: "10.0.0.7:27961", Addr: netip.MustParseAddrPort("10.0.0.7:27961"), State: browser.NotQueried}
+	f.set(browser.LAN, old, gone, nohost, skipped, lanServers[0])
 	r.open(t, "Find servers")
 	rows := r.m.Layout(1280, 720).Browser.Rows
-	want := map[string]bool{"Old": true, "10.0.0.8:27960": true, "nowhere.invalid": true, "Bravo": false}
-	ping := map[string]string{"10.0.0.8:27960": "timeout", "nowhere.invalid": "no host"}
+	want := map[string]bool{"Old": true, "10.0.0.8:27960": true, "nowhere.invalid": true, "10.0.0.7:27961": true, "Bravo": false}
+	ping := map[string]string{"10.0.0.8:27960": "timeout", "nowhere.invalid": "no host", "10.0.0.7:27961": "skipped"}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows, want %d", len(rows), len(want))
+	}
 	for _, row := range rows {
 		if g, ok := want[row.Cells[0]]; !ok || row.Greyed != g {
 			t.Errorf("row %q greyed %v, want %v", row.Cells[0], row.Greyed, g)
