@@ -400,15 +400,15 @@ func specHashKey(s string) uint32 {
 	return h ^ h>>10 ^ h>>20
 }
 
-// signedHashKey is the same hash with bytes read signed (-128..127), as
-// Quake III's C read them: what protocol.md 6.5 says not to do.
+// signedHashKey is the hash as Quake III's C computed it, bytes read
+// signed (-128..127) into a signed sum with arithmetic shifts: what
+// protocol.md 6.5 says not to do.
 func signedHashKey(s string) uint32 {
 	var h int32
 	for i := 0; i < 32 && i < len(s) && s[i] != 0; i++ {
 		h += int32(int8(s[i])) * int32(119+i)
 	}
-	u := uint32(h)
-	return u ^ u>>10 ^ u>>20
+	return uint32(h ^ h>>10 ^ h>>20)
 }
 
 // TestUsercmdKeyAsSpecified checks section 6.5's usercmd key on every
