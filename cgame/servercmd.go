@@ -2,16 +2,19 @@ package cgame
 
 import (
 	"strconv"
+	"strings"
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 )
 
 // This file is Quake III's cg_servercmds.c: the reliable commands the
 // server sends, executed in order as the snapshots that follow them
 // become current.
 
-// Line is one line of text from the server.
+// Line is one line of text from the server, its control characters
+// written as escapes (safetext.Line).
 type Line struct {
 	Text string
 	Time int32 // real time it arrived, ms
@@ -98,13 +101,13 @@ func (g *CGame) serverCommand(text string) {
 	a.Tokenize(text)
 	switch a.Argv(0) {
 	case "cp":
-		g.CenterPrint = Line{Text: a.Argv(1), Time: g.RealTime}
+		g.CenterPrint = Line{Text: shown(a.Argv(1)), Time: g.RealTime}
 	case "print":
-		g.Prints.add(Line{Text: a.Argv(1), Time: g.RealTime})
+		g.Prints.add(Line{Text: shown(a.Argv(1)), Time: g.RealTime})
 	case "chat":
-		g.Chat.add(Line{Text: a.Argv(1), Time: g.RealTime})
+		g.Chat.add(Line{Text: shown(a.Argv(1)), Time: g.RealTime})
 	case "tchat":
-		g.Chat.add(Line{Text: a.Argv(1), Time: g.RealTime, Team: true})
+		g.Chat.add(Line{Text: shown(a.Argv(1)), Time: g.RealTime, Team: true})
 	case "scores":
 		g.parseScores()
 	case "map_restart":
@@ -113,6 +116,14 @@ func (g *CGame) serverCommand(text string) {
 	default:
 		g.Stats.UnknownServerCommands++
 	}
+}
+
+// shown returns a line of the server's text as it is shown: without its
+// final newline, its control characters written as escapes
+// (safetext.Line), so the window, a log or a terminal shows the text and
+// never obeys it.
+func shown(text string) string {
+	return safetext.Line(strings.TrimSuffix(text, "\n"))
 }
 
 // parseScores reads "scores COUNT RED BLUE {CLIENT SCORE DEATHS PING

@@ -104,3 +104,26 @@ func TestScoresMalformed(t *testing.T) {
 		}
 	}
 }
+
+// The server's text is kept as the window draws it: its control
+// characters escaped, a print's final newline dropped.
+func TestServerTextEscaped(t *testing.T) {
+	for _, tc := range []struct {
+		name, cmd string
+		line      func(g *CGame) Line
+		want      string
+	}{
+		{"print", "print \"\x1b]0;TITLE\x07 joined\n\"", func(g *CGame) Line { return g.Prints.Last() }, `\x1b]0;TITLE\a joined`},
+		{"chat", "chat \"eve: \x1b[2J\x1b[6n\"", func(g *CGame) Line { return g.Chat.Last() }, `eve: \x1b[2J\x1b[6n`},
+		{"team chat", "tchat \"eve: \u009b6n\"", func(g *CGame) Line { return g.Chat.Last() }, `eve: \u009b6n`},
+		{"centre print", "cp \"\u202eFIGHT\r\"", func(g *CGame) Line { return g.CenterPrint }, `\u202eFIGHT\r`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, g := newScripted(t, nil)
+			g.serverCommand(tc.cmd)
+			if got := tc.line(g).Text; got != tc.want {
+				t.Errorf("%q kept as %q, want %q", tc.cmd, got, tc.want)
+			}
+		})
+	}
+}

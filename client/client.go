@@ -18,6 +18,7 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/net/cmdargs"
 	"tremor/net/infostr"
 	"tremor/net/msg"
@@ -76,13 +77,15 @@ type Hooks struct {
 	StateChange func(from, to State)
 	// ServerCommand is called for every reliable server command, in
 	// sequence order and exactly once, after the engine has executed its
-	// own part (configstrings, disconnect, map_restart).
+	// own part (configstrings, disconnect, map_restart). text is as the
+	// server sent it: pass what is shown of it through safetext.
 	ServerCommand func(seq int32, text string)
 	// Snapshot is called for every snapshot parsed, usable or not. ps and
 	// ents are valid during the call only.
 	Snapshot func(info SnapshotInfo, ps *bg.PlayerState, ents []bg.EntityState)
 	// Print is called with the text of a connectionless print from the
-	// server (a refusal to connect, for instance).
+	// server (a refusal to connect, for instance), its control characters
+	// but newlines written as escapes (safetext.Text).
 	Print func(text string)
 }
 
@@ -423,7 +426,9 @@ func (c *Client) LocalAddr() netip.AddrPort { return c.sim.LocalAddr() }
 func (c *Client) Qport() uint16 { return c.qport }
 
 // Dropped tells how the last connection ended and why; NotDropped while
-// connected or before the first connection.
+// connected or before the first connection. The reason often holds the
+// server's words (a kick, a refusal); its control characters are written
+// as escapes (safetext.Line), so it can be printed or drawn as it is.
 func (c *Client) Dropped() (DropKind, string) { return c.conn.dropKind, c.conn.dropReason }
 
 // EverActive reports whether the current or last connection reached the
@@ -527,7 +532,9 @@ func (c *Client) drop(kind DropKind, reason string) {
 			c.writePacket()
 		}
 	}
-	c.conn.dropKind, c.conn.dropReason = kind, reason
+	// The reason may quote the server (a disconnect command, a print):
+	// every output shows it, so it is made safe once, here.
+	c.conn.dropKind, c.conn.dropReason = kind, safetext.Line(reason)
 	if c.rec != nil {
 		if _, err := c.StopRecording(); err != nil {
 			c.logf("stoprecord: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/demo"
+	"tremor/common/safetext"
 )
 
 // Frag is one kill found in a demo: an obituary temp entity appearing
@@ -64,7 +65,7 @@ func (s *Summary) String() string {
 	if s.Err != nil {
 		out += fmt.Sprintf("\nstopped early: %v", s.Err)
 	}
-	return out
+	return safetext.Text(out) // the map name is the recording server's
 }
 
 // ReadSummary scans the demo file at path.

@@ -13,6 +13,7 @@ import (
 	"tremor/cgame"
 	"tremor/common/demo"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/net/infostr"
 )
 
@@ -625,12 +626,13 @@ func (p *Playback) Summary() (*Summary, error) {
 	return s, err
 }
 
-// Players returns the names of the players in the current gamestate.
+// Players returns the names of the players in the current gamestate,
+// their control characters written as escapes (safetext.Line).
 func (c *Client) Players() []string {
 	var names []string
 	for i := range bg.MaxClients {
 		if s := c.conn.gs.Configstrings[bg.CSPlayers+i]; s != "" {
-			names = append(names, infostr.ValueForKey(s, "n"))
+			names = append(names, safetext.Line(infostr.ValueForKey(s, "n")))
 		}
 	}
 	return names

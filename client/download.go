@@ -12,6 +12,7 @@ import (
 
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
 )
@@ -60,7 +61,7 @@ const (
 
 // DownloadStatus is the progress of a map download, for a progress bar.
 type DownloadStatus struct {
-	Name  string // the map
+	Name  string // the map (control characters escaped: safetext.Line)
 	Got   int    // bytes received
 	Total int    // bytes of the file; 0 until the server's header arrives
 	// BytesPerSec is the average speed since the download started.
@@ -112,7 +113,7 @@ func (c *Client) Download() (DownloadStatus, bool) {
 	if dl == nil || c.state < Connected {
 		return DownloadStatus{}, false
 	}
-	s := DownloadStatus{Name: dl.name, Got: len(dl.data), Total: int(dl.size), TimeLeft: -1, Done: dl.done, Waiting: dl.waiting}
+	s := DownloadStatus{Name: safetext.Line(dl.name), Got: len(dl.data), Total: int(dl.size), TimeLeft: -1, Done: dl.done, Waiting: dl.waiting}
 	if ms := c.realtime - dl.started; ms > 0 {
 		s.BytesPerSec = int(int64(s.Got) * 1000 / int64(ms))
 	}

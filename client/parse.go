@@ -10,6 +10,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/maps/arenas"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
@@ -127,7 +128,7 @@ func (c *Client) connectionless(from netip.AddrPort, p []byte) {
 		}
 		c.conn.serverMessage = strings.TrimSpace(msg)
 		if c.Hooks.Print != nil {
-			c.Hooks.Print(msg)
+			c.Hooks.Print(safetext.Text(msg))
 		}
 		if c.state == Challenging && oob.IsBadChallenge(msg) {
 			// The server forgot our challenge, or never gave it to this

@@ -8,6 +8,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/common/safetext"
 	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -69,13 +70,16 @@ func (c *Client) applyShownet() {
 }
 
 // logf prints one diagnostic line through Config.Logf, or to standard
-// error.
+// error. Its arguments may hold the server's text (a map name, a server
+// command with cl_shownet): the line goes out with its control
+// characters written as escapes (safetext.Line), whatever the sink.
 func (c *Client) logf(format string, args ...any) {
+	line := safetext.Line(fmt.Sprintf(format, args...))
 	if c.cfg.Logf != nil {
-		c.cfg.Logf(format, args...)
+		c.cfg.Logf("%s", line)
 		return
 	}
-	fmt.Fprintf(os.Stderr, format+"\n", args...)
+	fmt.Fprintln(os.Stderr, line)
 }
 
 // tracePacket prints one netchan packet (showpackets), in Quake III's

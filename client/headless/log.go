@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tremor/client"
+	"tremor/common/safetext"
 )
 
 // Event names of the JSON lines log. Every line has "t" (seconds since
@@ -21,7 +22,11 @@ const (
 	EventDisconnect    = "disconnect"     // reason, by ("user", "server" or "error")
 )
 
-// logger writes JSON lines; safe for the clients' goroutines.
+// logger writes JSON lines; safe for the clients' goroutines. Text from
+// the server (commands, reasons) and chat is logged with its control
+// characters written as escapes (safetext.Line): JSON escapes C0
+// controls, but not C1 ones such as CSI (U+009B), nor format characters,
+// and a log is read on terminals.
 type logger struct {
 	mu sync.Mutex
 	w  *bufio.Writer
@@ -71,7 +76,7 @@ func (l *logger) chatSent(now time.Duration, i int, text string) {
 	l.write(struct {
 		head
 		Text string `json:"text"`
-	}{mkHead(now, EventChatSent, i), text})
+	}{mkHead(now, EventChatSent, i), safetext.Line(text)})
 }
 
 func (l *logger) chatRefused(now time.Duration, i int, text, reason string) {
@@ -79,7 +84,7 @@ func (l *logger) chatRefused(now time.Duration, i int, text, reason string) {
 		head
 		Text   string `json:"text"`
 		Reason string `json:"reason"`
-	}{mkHead(now, EventChatRefused, i), text, reason})
+	}{mkHead(now, EventChatRefused, i), safetext.Line(text), safetext.Line(reason)})
 }
 
 func (l *logger) serverCommand(now time.Duration, i int, seq int32, text string) {
@@ -90,7 +95,7 @@ func (l *logger) serverCommand(now time.Duration, i int, seq int32, text string)
 		head
 		Sequence int32  `json:"sequence"`
 		Text     string `json:"text"`
-	}{mkHead(now, EventServerCommand, i), seq, text})
+	}{mkHead(now, EventServerCommand, i), seq, safetext.Line(text)})
 }
 
 func (l *logger) snapshot(now time.Duration, i int, s client.SnapshotInfo) {
@@ -122,5 +127,5 @@ func (l *logger) disconnect(now time.Duration, i int, reason, by string) {
 		head
 		Reason string `json:"reason"`
 		By     string `json:"by"`
-	}{mkHead(now, EventDisconnect, i), reason, by})
+	}{mkHead(now, EventDisconnect, i), safetext.Line(reason), by})
 }

@@ -11,6 +11,7 @@ import (
 
 	"tremor/bg"
 	"tremor/client"
+	"tremor/common/safetext"
 	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 )
@@ -178,10 +179,12 @@ func (p *player) applyLive() {
 }
 
 // logf prints one of the client's diagnostic lines (showpackets,
-// cl_shownet) to the run's Console, prefixed with the client's index.
+// cl_shownet) to the run's Console, prefixed with the client's index,
+// its control characters written as escapes (safetext.Line): the
+// server's text (a map name, a command) is shown, never obeyed.
 func (p *player) logf(format string, args ...any) {
 	r := p.r
-	line := fmt.Sprintf("client %d: "+format+"\n", append([]any{p.i}, args...)...)
+	line := "client " + strconv.Itoa(p.i) + ": " + safetext.Line(fmt.Sprintf(format, args...)) + "\n"
 	r.consoleMu.Lock()
 	defer r.consoleMu.Unlock()
 	w := r.cfg.Console

@@ -52,6 +52,7 @@ import (
 
 	"tremor/client/headless"
 	"tremor/common/console"
+	"tremor/common/safetext"
 	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 )
@@ -176,7 +177,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if rep.Failed() {
 		for _, c := range rep.Clients {
 			if c.Failed {
-				fmt.Fprintf(stderr, "headless: client %d failed: %s (%s)\n", c.Client, c.DisconnectReason, c.FinalState)
+				// The reason quotes the server: shown, never obeyed.
+				fmt.Fprintf(stderr, "headless: client %d failed: %s (%s)\n", c.Client, safetext.Line(c.DisconnectReason), c.FinalState)
 			}
 		}
 		return 1

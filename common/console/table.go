@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"tremor/common/safetext"
 	"tremor/net/cmdargs"
 	"tremor/net/infostr"
 )
@@ -83,11 +85,15 @@ func (t *Table) SetOutput(w io.Writer) {
 	t.out = w
 }
 
-// Printf prints through the table's output (Com_Printf).
+// Printf prints through the table's output (Com_Printf). What it prints
+// often quotes text from elsewhere (a server's reason, a player's name, a
+// file): every control character but newline is written as an escape
+// (safetext.Text), so that nothing printed is a terminal command.
 func (t *Table) Printf(format string, args ...any) {
+	s := safetext.Text(fmt.Sprintf(format, args...))
 	t.outMu.Lock()
 	defer t.outMu.Unlock()
-	fmt.Fprintf(t.out, format, args...)
+	_, _ = io.WriteString(t.out, s)
 }
 
 // lower returns s in ASCII lower case, without allocating when it is

@@ -32,6 +32,7 @@ import (
 	"tremor/client"
 	"tremor/common/console"
 	"tremor/common/journal"
+	"tremor/common/safetext"
 	"tremor/lessons"
 	"tremor/net/infostr"
 	"tremor/net/netchan"
@@ -287,7 +288,7 @@ func (s *Session) frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 // takeNames reads every player's name from c's configstrings.
 func (s *Session) takeNames(c *client.Client) {
 	for i := range s.names {
-		s.names[i] = infostr.ValueForKey(c.Configstring(bg.CSPlayers+i), "n")
+		s.names[i] = safetext.Line(infostr.ValueForKey(c.Configstring(bg.CSPlayers+i), "n"))
 	}
 }
 
@@ -381,8 +382,11 @@ func (s *Session) Disconnect() {
 // Close disconnects and stops the embedded server.
 func (s *Session) Close() { s.Disconnect() }
 
+// fmtLine prints a line to w, its control characters but newlines
+// written as escapes (safetext.Text): a journal's or a demo's text came
+// from a server once.
 func fmtLine(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, format+"\n", args...)
+	fmt.Fprintln(w, safetext.Text(fmt.Sprintf(format, args...)))
 }
 
 // Client returns the client engine, nil before Connect or StartMap.
