@@ -1,8 +1,10 @@
 // Command hostile attacks a Tremor server over UDP the way issue 11 asks
-// the server to withstand, and prints what happened as one JSON line: what
-// it sent, what came back, and the counts a test asserts on. It builds
-// without cgo. The scenario tests in internal/e2e/hostile run it against
-// the real server binary (make hostile).
+// the server to withstand, or, as a hostile server, a Tremor client the
+// way issue 23 asks the client to withstand, and prints what happened as
+// one JSON line: what it sent, what came back, and the counts a test
+// asserts on. It builds without cgo. The scenario tests in
+// internal/e2e/hostile run it against the real server and headless
+// binaries (make hostile).
 //
 // Usage:
 //
@@ -11,6 +13,7 @@
 //	hostile renameflood    -server ADDR [-count 300] [-enter] [-watch 5s]
 //	hostile rconflood      -server ADDR -password P [-wrong 5000] [-addrs 127.0.0.2-127.0.0.250] [-admin-every 250ms]
 //	hostile rcon           -server ADDR -password P CMD...
+//	hostile server         -attack NAME [-listen 127.0.0.1:27960] [-duration 30s] [-clients 1] [-idle 3s]
 //
 // statusflood sends getstatus from -ports sockets in turn, -rate packets a
 // second for -duration, and counts the UDP payload bytes sent and received
@@ -34,6 +37,34 @@
 // counts the requests answered.
 //
 // rcon sends one rcon command and prints the reply.
+//
+// server is a hostile server: it listens on -listen (port 0: any; it
+// says where on stderr), answers getchallenge and connect, sends a
+// gamestate of arena1, and full snapshots every 50 ms once the client is
+// in the game, and performs the attack -attack names:
+//
+//   - timewrap: server times from 2^31-3000 ms, 50 ms a snapshot, the
+//     player state's CommandTime with them; they wrap negative after 3 s.
+//   - timelimit: server times from 1 s below the latest a client accepts
+//     (0x7F000000 ms), 50 ms a snapshot, up past it.
+//   - timeback: server times that advance for 1 s, then run backwards
+//     50 ms a snapshot, within one map.
+//   - escape: terminal escape sequences (ESC ] 0 ; TITLE BEL, ESC [ 2 J,
+//     ESC [ 6 n, the 8-bit CSI, CR, BS) in a connectionless print, the
+//     hostname, player names, print, chat, tchat, cp and cs commands,
+//     and the reason of a reliable disconnect.
+//   - escapeprint: the same, but it ends with a connectionless print,
+//     3.5 s of silence and a connectionless disconnect, so that the
+//     print becomes the client's reason.
+//   - shadowmap: its arena1 is another map (the built-in duel1 with a
+//     line of its own, so another checksum), which the client downloads;
+//     once the client is in the game, a reliable disconnect.
+//
+// It serves one client at a time and ends once -clients sessions have
+// ended (the client said disconnect, or was silent for -idle) or after
+// -duration; the result lists each session: the times sent, when the
+// first time a client must refuse went out and how long after it the
+// client left, the downloads, the texts sent.
 //
 // The exit status is 0 when the attack ran (whatever the server did), 1
 // when it could not (no socket, no handshake), 2 for a usage error.
@@ -71,6 +102,8 @@ var commands = []command{
 		"wrong rcon passwords from many addresses while an admin uses the right one", runRconFlood},
 	{"rcon", "-server ADDR -password P CMD...",
 		"one rcon command; prints the reply", runRcon},
+	{"server", "-attack NAME [-listen ADDR] [-duration 30s] [-clients 1] [-idle 3s]",
+		"a hostile server for a client to join: " + serverAttackNames(), runServer},
 }
 
 func main() {

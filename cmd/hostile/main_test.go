@@ -3,10 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/netip"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"tremor/bg/tilemap"
+	"tremor/common/proto"
+	"tremor/maps/arenas"
+	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/oob"
 )
@@ -124,4 +131,242 @@ func TestRconNoAnswer(t *testing.T) {
 	if time.Since(start) > 2*time.Second {
 		t.Errorf("took %v with a 100 ms timeout", time.Since(start))
 	}
+}
+
+func TestServerUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"server"},                      // no -attack
+		{"server", "-attack", "nosuch"}, // unknown attack
+		{"server", "-attack", "timewrap", "-clients", "0"},
+	} {
+		var out, errw bytes.Buffer
+		if code := run(args, &out, &errw); code != 2 {
+			t.Errorf("hostile %s: exit %d, want 2\nstderr: %s", strings.Join(args, " "), code, errw.String())
+		}
+	}
+}
+
+// TestServerAttackTimes checks the clocks of the time attacks: where
+// each passes the client's limit, wraps or turns back.
+func TestServerAttackTimes(t *testing.T) {
+	attack := func(name string) serverAttack {
+		a, ok := findServerAttack(name)
+		if !ok {
+			t.Fatalf("no attack %s", name)
+		}
+		return a
+	}
+	first := func(a serverAttack, cond func(k int) bool) int {
+		for k := range 1000 {
+			if cond(k) {
+				return k
+			}
+		}
+		return -1
+	}
+	wrap := attack("timewrap")
+	if got := wrap.time(0); got != 1<<31-3000 {
+		t.Errorf("timewrap starts at %d, want 2^31-3000", got)
+	}
+	if k := first(wrap, func(k int) bool { return wrap.time(k) < 0 }); k != 3000/snapStep {
+		t.Errorf("timewrap wraps negative at snapshot %d, want %d", k, 3000/snapStep)
+	}
+	limit := attack("timelimit")
+	if k := first(limit, func(k int) bool { return limit.time(k) > proto.MaxServerTime }); k != 1000/snapStep+1 {
+		t.Errorf("timelimit passes proto.MaxServerTime at snapshot %d, want %d", k, 1000/snapStep+1)
+	}
+	back := attack("timeback")
+	if k := first(back, func(k int) bool { return k > 0 && back.time(k) < back.time(k-1) }); k != timebackAfter {
+		t.Errorf("timeback turns back at snapshot %d, want %d", k, timebackAfter)
+	}
+	if d := back.time(timebackAfter+1) - back.time(timebackAfter); d != -snapStep {
+		t.Errorf("timeback runs back %d ms a snapshot, want %d", d, -snapStep)
+	}
+}
+
+// TestShadowMap checks that shadowmap's arena1 is a valid map that is
+// not the built-in arena1.
+func TestShadowMap(t *testing.T) {
+	data, err := shadowMap()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tilemap.Parse("arena1.map", data)
+	if err != nil {
+		t.Fatalf("the shadow map does not parse: %v", err)
+	}
+	builtin, err := arenas.Load("arena1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Checksum == builtin.Checksum || len(m.Spawns) == 0 {
+		t.Errorf("shadow map: checksum %d (built-in %d), %d spawns", m.Checksum, builtin.Checksum, len(m.Spawns))
+	}
+}
+
+// captureConn is a netchan.Conn that keeps what is written to it.
+type captureConn struct {
+	addr    netip.AddrPort
+	packets [][]byte
+}
+
+func (c *captureConn) ReadFrom([]byte) (int, netip.AddrPort, error) {
+	return 0, netip.AddrPort{}, os.ErrDeadlineExceeded
+}
+func (c *captureConn) WriteTo(p []byte, _ netip.AddrPort) error {
+	c.packets = append(c.packets, append([]byte(nil), p...))
+	return nil
+}
+func (c *captureConn) LocalAddr() netip.AddrPort       { return c.addr }
+func (c *captureConn) SetReadDeadline(time.Time) error { return nil }
+func (c *captureConn) Close() error                    { return nil }
+
+var (
+	testServerAddr = netip.MustParseAddrPort("127.0.0.1:27960")
+	testClientAddr = netip.MustParseAddrPort("127.0.0.1:40000")
+)
+
+// testClient is the client's side of a connection to a hostile server
+// in a test: its channel frames the messages the test sends.
+type testClient struct {
+	ch  *netchan.Chan
+	out *captureConn
+}
+
+// connectedServer returns a hostile server of attack with a client
+// connected from testClientAddr (qport 5), the session, the client's side
+// and what the server sent.
+func connectedServer(t testing.TB, attack string) (*hostileServer, *session, *testClient, *captureConn) {
+	t.Helper()
+	a, ok := findServerAttack(attack)
+	if !ok {
+		t.Fatalf("no attack %s", attack)
+	}
+	hs, err := newHostileServer(a, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &captureConn{addr: testServerAddr}
+	hs.conn = out
+	now := time.Now()
+	hs.packet(testClientAddr, oob.Packet(oob.FormatGetChallenge(77)), now)
+	ui := `\name\t\protocol\` + strconv.Itoa(proto.Version) + `\qport\5\challenge\` + strconv.Itoa(int(hs.challenges[testClientAddr]))
+	text, err := oob.FormatConnect(ui)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.packet(testClientAddr, oob.Packet(text), now)
+	if hs.sess == nil {
+		t.Fatalf("no session after connect; errors %v", hs.res.Errors)
+	}
+	c := &testClient{out: &captureConn{addr: testClientAddr}}
+	c.ch = netchan.New(c.out, testServerAddr, netchan.ClientSide, 5)
+	return hs, hs.sess, c, out
+}
+
+// send frames body through the client's channel and hands its packets
+// to hs.
+func (c *testClient) send(t testing.TB, hs *hostileServer, body []byte) {
+	t.Helper()
+	c.out.packets = nil
+	if err := c.ch.Transmit(body); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ch.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range c.out.packets {
+		hs.packet(testClientAddr, p, time.Now())
+	}
+}
+
+// clientMessage returns a client message body: header h and commands
+// numbered from first.
+func clientMessage(t testing.TB, h proto.ClientHeader, first int32, commands ...string) []byte {
+	t.Helper()
+	w := msg.NewWriter(make([]byte, netchan.MaxMsgLen), msg.Huffman)
+	proto.WriteClientHeader(w, h)
+	for i, c := range commands {
+		proto.WriteClientCommand(w, first+int32(i), c)
+	}
+	w.WriteUint8(proto.ClcEOF)
+	if w.Err() != nil {
+		t.Fatal(w.Err())
+	}
+	return append([]byte(nil), w.Bytes()...)
+}
+
+// TestServerDownload drives the shadowmap server's download: the first
+// message gets the gamestate, "download arena1" in a downloading
+// client's message starts it, the blocks go out to the last, "donedl"
+// brings the gamestate again and a message with the server id enters
+// the client into the game.
+func TestServerDownload(t *testing.T) {
+	hs, s, c, out := connectedServer(t, "shadowmap")
+	c.send(t, hs, clientMessage(t, proto.ClientHeader{}, 1))
+	if s.rep.Gamestates != 1 {
+		t.Fatalf("%d gamestates after the first message, want 1 (errors %v)", s.rep.Gamestates, hs.res.Errors)
+	}
+	dl := proto.ClientHeader{ServerID: proto.DownloadServerID(hs.serverID)}
+	c.send(t, hs, clientMessage(t, dl, 1, "download arena1"))
+	if s.dl == nil || s.rep.Downloads != 1 {
+		t.Fatalf("download not started: %+v", s.rep)
+	}
+	blocks := proto.DownloadBlocks(int32(len(hs.mapFile)))
+	for ack := int32(0); s.dl != nil && s.dl.acked <= blocks; ack++ {
+		out.packets = nil
+		s.tick(time.Now())
+		if len(out.packets) == 0 {
+			t.Fatalf("no block sent with %d acknowledged", s.dl.acked)
+		}
+		c.send(t, hs, clientMessage(t, dl, 2+ack, "nextdl "+strconv.Itoa(int(s.dl.xmit-1))))
+	}
+	if s.rep.DownloadBytes != len(hs.mapFile) {
+		t.Errorf("sent %d file bytes, want %d", s.rep.DownloadBytes, len(hs.mapFile))
+	}
+	c.send(t, hs, clientMessage(t, dl, int32(s.rep.ClientCommands)+1, "donedl"))
+	if s.dl != nil || s.rep.DownloadsDone != 1 || s.rep.Gamestates != 2 {
+		t.Fatalf("after donedl: download %v, %d done, %d gamestates; want none, 1, 2", s.dl, s.rep.DownloadsDone, s.rep.Gamestates)
+	}
+	c.send(t, hs, clientMessage(t, proto.ClientHeader{ServerID: hs.serverID}, 1))
+	if !s.entered {
+		t.Errorf("a message with the server id did not enter the client")
+	}
+	if len(hs.res.Errors) > 0 {
+		t.Errorf("errors: %v", hs.res.Errors)
+	}
+}
+
+// FuzzServerPacket hands hostile bytes to a hostile server with a
+// client connected, as a client message framed by the channel and as a
+// raw packet, then runs its ticks: nothing may panic.
+func FuzzServerPacket(f *testing.F) {
+	f.Add([]byte{}, false)
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 'c', 'o', 'n', 'n', 'e', 'c', 't'}, true)
+	for _, cmds := range [][]string{{"download arena1"}, {"nextdl 99999999"}, {"nextdl -5", "donedl"}, {"disconnect"}} {
+		w := msg.NewWriter(make([]byte, 1024), msg.Huffman)
+		proto.WriteClientHeader(w, proto.ClientHeader{ServerID: -1})
+		for i, c := range cmds {
+			proto.WriteClientCommand(w, int32(i+1), c)
+		}
+		w.WriteUint8(proto.ClcEOF)
+		f.Add(append([]byte(nil), w.Bytes()...), false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, raw bool) {
+		for _, attack := range []string{"shadowmap", "escapeprint"} {
+			hs, s, c, _ := connectedServer(t, attack)
+			if raw {
+				hs.packet(testClientAddr, data, time.Now())
+			} else if len(data) <= netchan.MaxMsgLen {
+				c.send(t, hs, data)
+			}
+			s.entered = true
+			for range 12 {
+				if s.over {
+					break
+				}
+				s.tick(time.Now())
+			}
+		}
+	})
 }
