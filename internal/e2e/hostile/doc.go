@@ -1,5 +1,5 @@
-// Package hostile holds the scenario tests of issue 11, run with the real
-// binaries over UDP on 127.0.0.1: cmd/server, cmd/headless and
+// Package hostile holds the scenario tests of issues 11 and 23, run with
+// the real binaries over UDP on 127.0.0.1: cmd/server, cmd/headless and
 // cmd/hostile, built with CGO_ENABLED=0 into the test's temporary
 // directory, each scenario on a fresh server.
 //
@@ -18,6 +18,26 @@
 //   - refuses rcon exec of files outside its directory (/etc/passwd);
 //   - keeps answering the right rcon password from 127.0.0.1 through a
 //     wrong-password flood from 127.0.0.2-127.0.0.250.
+//
+// TestHostileServer runs issue 23's attacks from the other side: the
+// real headless client (no -duration: only the server can end its run)
+// joins `hostile server`, and
+//
+//   - leaves on its own, with a reason naming the server's time, when
+//     the times start past the limit near 2^31 ms (timewrap), run up past
+//     proto.MaxServerTime (timelimit) or run backwards (timeback); the
+//     time from the first bad snapshot to its exit is logged, and a run
+//     still going after 10 s is killed and fails;
+//   - writes no control character but newline and tab on stderr, in its
+//     report or in its event log (nor in their decoded JSON strings)
+//     when every text the server sends carries terminal escapes, and
+//     still shows the disconnect reason, made visible (escape,
+//     escapeprint);
+//   - after downloading the server's own arena1, leaves a local game's
+//     arena1 (the real server with sv_mapdir its map directory) the
+//     built-in one, keeps the copy in a folder of its own under its name
+//     and checksum, and uses it without downloading again when it joins
+//     that server again (shadowmap).
 //
 // TestCrowd (make crowd) is the long run, not for CI: 64 clients playing
 // for -crowd (10 minutes in make crowd) through two map changes.
