@@ -1,10 +1,11 @@
 // Package userdata keeps the window client's files between runs —
 // settings, binds, console history, demos, favorites, downloaded maps —
 // through github.com/quasilyte/gdata/v2: objects holding named
-// properties, in ~/.local/share/APP on Linux and macOS, %AppData%\APP on
-// Windows, the browser's localStorage under WebAssembly.
+// properties, in $XDG_DATA_HOME/APP (~/.local/share/APP when it is unset)
+// on Linux and macOS, %AppData%\APP on Windows, the browser's
+// localStorage under WebAssembly.
 //
-// It adds the two things the game needs that gdata v2.0.0 does not do:
+// It adds the three things the game needs that gdata v2.0.0 does not do:
 //   - Atomic writes. [Data.Save] writes beside the file gdata names
 //     (ObjectPropPath) and renames it over, so a crash or a full disk
 //     never leaves a half-written config. Where gdata stores no files
@@ -14,6 +15,11 @@
 //     which it joins to the platform's data directory; Open passes it
 //     the path from that directory to the one wanted, so that gdata's
 //     own join lands there.
+//   - XDG_DATA_HOME. gdata always uses ~/.local/share; the XDG Base
+//     Directory specification puts user data in $XDG_DATA_HOME when it
+//     is set to an absolute path (a relative one is ignored, as the
+//     specification says), and Open does the same, by the same
+//     relative-path route as fs_homepath.
 package userdata
 
 import (
@@ -36,23 +42,28 @@ type Data struct {
 }
 
 // Open opens the data directory of app: dir when it is not empty (the
-// fs_homepath cvar), else the platform's, creating it.
+// fs_homepath cvar), else the platform's (on Linux and macOS
+// $XDG_DATA_HOME/app when that is an absolute path), creating it.
 func Open(app, dir string) (*Data, error) {
 	if err := checkName(app); err != nil {
 		return nil, fmt.Errorf("userdata: app name: %w", err)
 	}
+	from := "fs_homepath"
+	if xdg := xdgDataHome(); dir == "" && xdg != "" {
+		dir, from = filepath.Join(xdg, app), "XDG_DATA_HOME"
+	}
 	base, err := dataHome()
 	if err != nil && dir != "" {
-		return nil, fmt.Errorf("userdata: fs_homepath %s: %w", dir, err)
+		return nil, fmt.Errorf("userdata: %s %s: %w", from, dir, err)
 	}
 	name := app
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, fmt.Errorf("userdata: fs_homepath %s: %w", dir, err)
+			return nil, fmt.Errorf("userdata: %s %s: %w", from, dir, err)
 		}
 		if name, err = filepath.Rel(base, abs); err != nil {
-			return nil, fmt.Errorf("userdata: fs_homepath %s: %w", dir, err)
+			return nil, fmt.Errorf("userdata: %s %s: %w", from, dir, err)
 		}
 	}
 	m, err := gdata.Open(gdata.Config{AppName: name})
@@ -83,6 +94,20 @@ func dataHome() (string, error) {
 		return "", err
 	}
 	return filepath.Join(home, ".local", "share"), nil
+}
+
+// xdgDataHome returns $XDG_DATA_HOME where gdata would otherwise use
+// ~/.local/share (not on Windows, nor where there are no files), if it
+// is an absolute path; else "".
+func xdgDataHome() string {
+	switch runtime.GOOS {
+	case "js", "android", "windows":
+		return ""
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	return ""
 }
 
 // Dir returns the data directory, or "" where the data is not kept in

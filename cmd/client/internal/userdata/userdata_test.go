@@ -56,39 +56,40 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
-// Without fs_homepath the data is in gdata's directory for the app.
+// Without fs_homepath the data is in $XDG_DATA_HOME/tremor when that is
+// an absolute path, else in gdata's directory for the app; fs_homepath
+// wins over both, and a relative one is taken from the working
+// directory.
 func TestPlatformDir(t *testing.T) {
-	home := t.TempDir()
+	home, xdg, wd := t.TempDir(), t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
-	d, err := Open("tremor", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join(home, ".local", "share", "tremor")
-	if d.Dir() != want {
-		t.Fatalf("Dir() = %q, want %q", d.Dir(), want)
-	}
-	if err := d.Save("config", "x", []byte("y")); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(filepath.Join(want, "config", "x")); err != nil || string(b) != "y" {
-		t.Fatalf("file: %q, %v", b, err)
-	}
-	// A relative fs_homepath is taken from the working directory.
-	wd := t.TempDir()
 	t.Chdir(wd)
-	d, err = Open("tremor", "rel")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(wd, "rel"); d.Dir() != want {
-		t.Fatalf("relative fs_homepath: Dir() = %q, want %q", d.Dir(), want)
-	}
-	if err := d.Save("demos", "a.dm", nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(wd, "rel", "demos", "a.dm")); err != nil {
-		t.Fatal(err)
+	gdataDir := filepath.Join(home, ".local", "share", "tremor")
+	for _, tc := range []struct {
+		name, xdg, homepath, want string
+	}{
+		{"no XDG_DATA_HOME", "", "", gdataDir},
+		{"XDG_DATA_HOME", xdg, "", filepath.Join(xdg, "tremor")},
+		{"relative XDG_DATA_HOME ignored", "data", "", gdataDir},
+		{"fs_homepath over XDG_DATA_HOME", xdg, filepath.Join(home, "portable"), filepath.Join(home, "portable")},
+		{"relative fs_homepath", xdg, "rel", filepath.Join(wd, "rel")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_DATA_HOME", tc.xdg)
+			d, err := Open("tremor", tc.homepath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Dir() != tc.want {
+				t.Fatalf("Dir() = %q, want %q", d.Dir(), tc.want)
+			}
+			if err := d.Save("config", "x", []byte(tc.name)); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := os.ReadFile(filepath.Join(tc.want, "config", "x")); err != nil || string(b) != tc.name {
+				t.Fatalf("file: %q, %v", b, err)
+			}
+		})
 	}
 }
 
