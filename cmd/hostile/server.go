@@ -143,7 +143,8 @@ type sessionReport struct {
 	BadSinceUnixMs int64 `json:"bad_since_unix_ms"`
 	// Left is how the session ended: "disconnect" (the client said so),
 	// "silent" (nothing from it for -idle), "replaced" (it connected
-	// again), "" (still on when the server stopped). LeftUnixMs is when.
+	// again, or another client did after it was told to go), "" (still
+	// on when the server stopped). LeftUnixMs is when.
 	Left       string `json:"left"`
 	LeftUnixMs int64  `json:"left_unix_ms"`
 	// LeftAfterBadMs is the time from the first bad snapshot to the
@@ -442,7 +443,7 @@ func (hs *hostileServer) connectionless(from netip.AddrPort, text string, now ti
 			case s.addr == from && s.challenge == ch:
 				hs.sendOOB(from, oob.FormatConnectResponse(ch)) // a connect resent
 				return
-			case s.addr != from:
+			case s.addr != from && !s.rep.Told:
 				hs.sendOOB(from, oob.FormatPrint("Server is full.\n"))
 				return
 			}
