@@ -96,8 +96,9 @@ type Config struct {
 
 	// MapDir is the directory the client's maps are in: LoadMap's
 	// default reads NAME.map there before the embedded arenas, and a map
-	// the client lacks is downloaded into it (docs/download.md). Empty:
-	// the embedded arenas only, and no download.
+	// the client lacks is downloaded into its DownloadDir folder, as
+	// NAME-CHECKSUM.map, used only for that checksum (docs/download.md).
+	// Empty: the embedded arenas only, and no download.
 	MapDir string
 	// NoDownload is cl_allowDownload 0: a map the client lacks ends the
 	// connection instead of being downloaded.

@@ -1,12 +1,10 @@
 package client
 
 import (
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -27,8 +25,9 @@ import (
 // block out of order (the server goes back to the first unacknowledged
 // block after a second without progress). With every byte in, the file
 // must parse and have the announced checksum; it is then written to the
-// map directory (a temporary file renamed), and "donedl" asks the server
-// for the gamestate again, which now finds the map. A server whose
+// map directory's downloads folder under its name and checksum
+// (mapstore.go), and "donedl" asks the server for the gamestate again,
+// which now finds the map. A server whose
 // download places are all taken answers "dlwait MSEC": the client stays
 // connected and asks again after that long (DownloadStatus.Waiting).
 
@@ -46,8 +45,9 @@ const (
 	DownloadMaxTime = 10 * time.Minute
 	// MaxConnectionDownloads is the most maps one connection saves, and
 	// MaxConnectionDownloadBytes × cl_maxDownloadSize the most bytes its
-	// downloads receive: a server cannot fill the disk, nor keep the
-	// client receiving, by naming map after map.
+	// downloads receive: a server cannot keep the client receiving by
+	// naming map after map. What stays on disk is bounded for all
+	// connections together (MaxStoredDownloads, MaxStoredDownloadBytes).
 	MaxConnectionDownloads     = 4
 	MaxConnectionDownloadBytes = 4
 	// DefaultMaxDownloadSize is cl_maxDownloadSize's default: the
@@ -276,7 +276,7 @@ func (c *Client) finishDownload(dl *download) error {
 	if m.Checksum != dl.checksum {
 		return fmt.Errorf("%w: map %s from the server has checksum %d, not the %d announced", errDownload, dl.name, m.Checksum, dl.checksum)
 	}
-	if err := saveMap(c.cfg.MapDir, dl.name, dl.data); err != nil {
+	if err := saveDownload(c.cfg.MapDir, dl.name, dl.checksum, dl.data); err != nil {
 		return fmt.Errorf("%w: saving map %s: %w", errDownload, dl.name, err)
 	}
 	c.maps[dl.name] = m
@@ -284,7 +284,7 @@ func (c *Client) finishDownload(dl *download) error {
 	c.downloadClock(false)
 	dl.done = true
 	secs := float64(c.realtime-dl.started) / 1000
-	c.logf("map %s downloaded: %d bytes in %.1f s, saved in %s", dl.name, len(dl.data), secs, c.cfg.MapDir)
+	c.logf("map %s downloaded: %d bytes in %.1f s, saved in %s", dl.name, len(dl.data), secs, filepath.Join(c.cfg.MapDir, DownloadDir))
 	if err := c.AddReliableCommand("donedl"); err != nil {
 		return fmt.Errorf("%w: %w", errDownload, err)
 	}
@@ -327,48 +327,6 @@ func (c *Client) headerServerID() int32 {
 		return proto.DownloadServerID(c.active.serverID)
 	}
 	return c.active.serverID
-}
-
-// saveMap writes dir/name.map atomically: a temporary file in dir,
-// synced, then renamed over the name once complete. Everything goes
-// through an os.Root on dir, so nothing is written outside it. It runs on
-// the client's frame, once per download (at most MaxConnectionDownloads
-// a connection), while the client is out of the game: the sync is kept
-// there rather than in a goroutine (BenchmarkSaveMap, ext4 on a virtual
-// disk: 0.3 ms for 6 KiB, 1.0 ms for 1 MiB).
-func saveMap(dir, name string, data []byte) error {
-	if err := arenas.CheckName(name); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	var rnd [6]byte
-	_, _ = crand.Read(rnd[:])
-	tmp := "." + name + ".map." + hex.EncodeToString(rnd[:]) + ".tmp"
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = root.Rename(tmp, name+".map")
-	}
-	if err != nil {
-		_ = root.Remove(tmp)
-	}
-	return err
 }
 
 // isMissing reports whether err says a map file does not exist.

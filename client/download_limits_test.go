@@ -67,7 +67,7 @@ func TestDownloadWaitsForSlot(t *testing.T) {
 		k, r := c.Dropped()
 		t.Fatalf("download not done: %+v (%v %q)", st, k, r)
 	}
-	onlyMaps(t, root, "skyline2.map")
+	onlyMaps(t, root, "skyline2")
 }
 
 // TestDownloadWaitIgnored: "dlwait" once the blocks flow changes
@@ -167,7 +167,7 @@ func TestDownloadDiskBounded(t *testing.T) {
 		name := "fill" + strconv.Itoa(i)
 		now = downloadWhole(t, c, s, now, name, file)
 		if c.State() == Connected {
-			saved = append(saved, name+".map")
+			saved = append(saved, name)
 		}
 	}
 	if len(saved) != MaxConnectionDownloads {

@@ -71,27 +71,34 @@ func blocks(file []byte) []proto.Download {
 	return out
 }
 
-// onlyMaps checks that root holds nothing but the maps directory, and
-// that holds exactly want (file names).
+// onlyMaps checks that root holds nothing but the maps directory, that
+// holds nothing but the downloads folder (or nothing), and that holds
+// exactly the maps named want, each under its name and a checksum.
 func onlyMaps(t *testing.T, root string, want ...string) {
 	t.Helper()
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() != "maps" {
-			t.Errorf("%s written outside the maps directory", e.Name())
+	for _, dir := range []struct{ path, only string }{{root, "maps"}, {filepath.Join(root, "maps"), DownloadDir}} {
+		entries, err := os.ReadDir(dir.path)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.Name() != dir.only {
+				t.Errorf("%s written in %s, outside %s", e.Name(), dir.path, dir.only)
+			}
 		}
 	}
 	var got []string
-	if entries, err := os.ReadDir(filepath.Join(root, "maps")); err == nil {
+	if entries, err := os.ReadDir(filepath.Join(root, "maps", DownloadDir)); err == nil {
 		for _, e := range entries {
-			got = append(got, e.Name())
+			name, _, ok := parseDownloadFile(e.Name())
+			if !ok {
+				name = e.Name() + " (not a download's name)"
+			}
+			got = append(got, name)
 		}
 	}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("maps directory holds %v, want %v", got, want)
+		t.Errorf("downloads folder holds %v, want %v", got, want)
 	}
 }
 
@@ -150,8 +157,12 @@ func TestDownload(t *testing.T) {
 	if st, ok := c.Download(); !ok || !st.Done || st.Got != len(file) {
 		t.Fatalf("progress %+v %v at the end", st, ok)
 	}
-	onlyMaps(t, root, "skyline2.map")
-	saved, err := os.ReadFile(filepath.Join(root, "maps", "skyline2.map"))
+	onlyMaps(t, root, "skyline2")
+	path, err := DownloadPath(filepath.Join(root, "maps"), "skyline2", m.Checksum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
 	if err != nil || string(saved) != string(file) {
 		t.Fatalf("saved %d bytes (%v), want the server's %d", len(saved), err, len(file))
 	}

@@ -421,9 +421,10 @@ func (c *Client) parseGamestate(err error) error {
 var errOtherVersion = errors.New("client: the server's map differs from this client's")
 
 // loadMap returns the map name whose checksum is announced: the one
-// loaded before, the one LoadMap finds, or the embedded arena of that
-// name. A map found with another checksum is an error wrapping
-// errOtherVersion; none found, one wrapping fs.ErrNotExist.
+// loaded before, the one LoadMap finds, the embedded arena of that name,
+// or last the one downloaded before with that checksum (mapstore.go). A
+// map found with another checksum is an error wrapping errOtherVersion;
+// none found, one wrapping fs.ErrNotExist.
 func (c *Client) loadMap(name, announced string) (*tilemap.Map, error) {
 	if name == "" {
 		return nil, errors.New("client: the serverinfo names no map")
@@ -437,13 +438,19 @@ func (c *Client) loadMap(name, announced string) (*tilemap.Map, error) {
 	}
 	m, err := load(name)
 	if err != nil {
+		if d := c.downloaded(name, announced); d != nil {
+			c.maps[name] = d
+			return d, nil
+		}
 		return nil, err
 	}
 	if verr := m.VerifyChecksum(announced); verr != nil {
 		// The map directory's copy may differ where the embedded one
-		// matches.
+		// matches, or one downloaded from this server before.
 		if e, eerr := arenas.Load(name); eerr == nil && e.VerifyChecksum(announced) == nil {
 			m = e
+		} else if d := c.downloaded(name, announced); d != nil {
+			m = d
 		} else {
 			return nil, fmt.Errorf("%w: %w", errOtherVersion, verr)
 		}

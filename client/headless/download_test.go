@@ -2,8 +2,10 @@ package headless_test
 
 import (
 	"context"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"tremor/client"
 	"tremor/client/headless"
 	"tremor/internal/testutil"
+	"tremor/net/netchan"
 	"tremor/server"
 )
 
@@ -104,7 +107,11 @@ func downloadUnderLoss(t *testing.T, name string, file []byte) {
 	if moved < 20 {
 		t.Errorf("the client was at %d places in the game, want at least 20", moved)
 	}
-	saved, err := os.ReadFile(filepath.Join(cliDir, name+".map"))
+	path, err := client.DownloadPath(cliDir, name, want.Checksum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +122,107 @@ func downloadUnderLoss(t *testing.T, name string, file []byte) {
 	if got.Checksum != want.Checksum || string(saved) != string(file) {
 		t.Errorf("saved map: checksum %d, %d bytes; the server's: %d, %d bytes", got.Checksum, len(saved), want.Checksum, len(file))
 	}
-	entries, err := os.ReadDir(cliDir)
+	for _, dir := range []struct{ path, only string }{
+		{cliDir, client.DownloadDir}, {filepath.Dir(path), filepath.Base(path)},
+	} {
+		entries, err := os.ReadDir(dir.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != dir.only {
+			t.Errorf("%s holds %v, want only %s", dir.path, entries, dir.only)
+		}
+	}
+}
+
+// arena1Checksum is the built-in arena1's checksum (issue 23).
+const arena1Checksum = 310906643
+
+// joinOnce connects a client with map directory mapDir to addr, plays
+// until it is in the game, and returns its counters and the checksum
+// of the map it plays.
+func joinOnce(t *testing.T, addr netip.AddrPort, mapDir string) (client.Stats, uint32) {
+	t.Helper()
+	conn, err := netchan.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 {
-		t.Errorf("the client's map directory holds %d files, want only %s.map", len(entries), name)
+	c := client.New(conn, client.Config{MapDir: mapDir, Logf: t.Logf})
+	defer c.Close()
+	c.Connect(addr)
+	start := time.Now()
+	for c.State() != client.Active {
+		if c.State() == client.Disconnected || time.Since(start) > 20*time.Second {
+			_, reason := c.Dropped()
+			t.Fatalf("client in %v after %v: %s", c.State(), time.Since(start).Round(time.Millisecond), reason)
+		}
+		c.Frame(time.Since(start), bg.UserCmd{})
+		time.Sleep(5 * time.Millisecond)
+	}
+	return c.Stats(), c.Map().Checksum
+}
+
+// TestDownloadNeverShadows (issue 23): a server runs its own arena1. A
+// player joins it and downloads that map; afterwards the player's local
+// game (a server whose sv_mapdir is the player's map directory, as the
+// window's is) still plays the built-in arena1, and joining the stranger
+// again uses the downloaded copy without downloading it again.
+func TestDownloadNeverShadows(t *testing.T) {
+	builtin, err := os.ReadFile(filepath.Join("..", "..", "maps", "arenas", "arena1.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strangers := append([]byte("# a stranger's arena1\n"), builtin...)
+	theirs, err := tilemap.Parse("arena1.map", strangers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvDir, cliDir := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(srvDir, "arena1.map"), strangers, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = 6
+	cfg.MapDir = srvDir
+	stranger := startServer(t, cfg, "arena1", 0)
+	if got := stranger.srv.MapChecksum(); got != strconv.FormatUint(uint64(theirs.Checksum), 10) || theirs.Checksum == arena1Checksum {
+		t.Fatalf("the stranger's arena1 has checksum %s (file %d)", got, theirs.Checksum)
+	}
+
+	st, sum := joinOnce(t, stranger.srv.Addr(), cliDir)
+	if st.DownloadBlocks == 0 || sum != theirs.Checksum {
+		t.Fatalf("first join: %d blocks downloaded, playing checksum %d, want the stranger's %d", st.DownloadBlocks, sum, theirs.Checksum)
+	}
+	if _, err := os.Stat(filepath.Join(cliDir, "arena1.map")); !os.IsNotExist(err) {
+		t.Errorf("the download wrote arena1.map in the player's map directory (%v)", err)
+	}
+	path, err := client.DownloadPath(cliDir, "arena1", theirs.Checksum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved, err := os.ReadFile(path); err != nil || string(saved) != string(strangers) {
+		t.Errorf("downloaded copy %s: %d bytes (%v), want the stranger's %d", path, len(saved), err, len(strangers))
+	}
+
+	// The local game: +map arena1 on a server reading the player's maps.
+	a, _ := netchan.NewLoopback()
+	local := server.DefaultConfig()
+	local.MapDir = cliDir
+	srv, err := server.New(a, local, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.Map("arena1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.MapChecksum(); got != strconv.Itoa(arena1Checksum) {
+		t.Errorf("the local game's arena1 has checksum %s, want the built-in %d", got, arena1Checksum)
+	}
+
+	// Back to the stranger: the copy is used, nothing downloaded.
+	st, sum = joinOnce(t, stranger.srv.Addr(), cliDir)
+	if st.DownloadBlocks != 0 || sum != theirs.Checksum {
+		t.Errorf("rejoining: %d blocks downloaded, playing checksum %d, want 0 and %d", st.DownloadBlocks, sum, theirs.Checksum)
 	}
 }

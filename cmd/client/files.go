@@ -31,8 +31,9 @@ import (
 func execFS() fs.FS { return lessons.Over(os.DirFS(".")) }
 
 // localMapDir returns where the local server looks for maps first (the
-// folder this client downloads them to, in the data directory), and false
-// when there is no data directory.
+// player's own maps, in the data directory's maps folder; the client
+// keeps its downloads in that folder's downloads folder, which the server
+// never reads), and false when there is no data directory.
 func localMapDir(cfg *config) (string, bool) {
 	if cfg == nil || cfg.m.Dir() == "" {
 		return "", false

@@ -99,8 +99,10 @@ func run(args []string, stderr io.Writer) int {
 	if cfg != nil {
 		g.sess.SetDataDir(cfg.m.Dir())
 	}
-	// The local server looks for maps where this client keeps the ones
-	// it downloaded, unless the command line says otherwise.
+	// The local server looks for the player's own maps in the client's
+	// map folder, unless the command line says otherwise. Downloads are
+	// kept apart in its downloads folder, which the server never reads:
+	// a server's map never replaces a built-in or the player's own.
 	if v := t.Get("sv_mapdir"); v != nil && v.Value() == v.Default() {
 		if dir, ok := localMapDir(cfg); ok {
 			if err := t.Set("sv_mapdir", dir); err != nil {

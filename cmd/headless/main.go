@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	demoInfo := fs.String("demoinfo", "", "print this demo's summary")
 	demoDump := fs.String("demodump", "", "print this demo's messages as cl_shownet does, then its summary")
 	shownet := fs.Int("shownet", 4, "cl_shownet level of -demodump (1-4, -1)")
-	mapDir := fs.String("mapdir", "maps", "directory of the clients' maps: NAME.map is read there before the embedded arenas, and a map the server has and the clients lack is downloaded into it (empty: no download)")
+	mapDir := fs.String("mapdir", "maps", "directory of the clients' maps: NAME.map is read there before the embedded arenas, and a map the server has and the clients lack is downloaded into its downloads folder as NAME-CHECKSUM.map (empty: no download)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: headless [flags] [+set CVAR VALUE]... +connect HOST[:PORT]")
 		fs.PrintDefaults()

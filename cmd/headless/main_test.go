@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"tremor/bg/tilemap"
+	"tremor/client"
 	"tremor/net/netchan"
 	"tremor/server"
 )
@@ -200,7 +202,15 @@ func TestRunDownload(t *testing.T) {
 	if !strings.Contains(stderr.String(), "map courtyard downloaded: 717 bytes") {
 		t.Errorf("no download line in:\n%s", stderr.String())
 	}
-	saved, err := os.ReadFile(filepath.Join(mapDir, "courtyard.map"))
+	m, err := tilemap.Parse("courtyard.map", example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := client.DownloadPath(mapDir, "courtyard", m.Checksum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(saved, example) {
 		t.Fatalf("saved map: %d bytes (%v), want the server's %d", len(saved), err, len(example))
 	}

@@ -241,7 +241,7 @@ func (s *Session) clientConfig() client.Config {
 	cfg := clientConfig(s.t, s.seed)
 	cfg.CGame = &s.cgcfg
 	if s.dataDir != "" {
-		cfg.MapDir = filepath.Join(s.dataDir, "maps") // maps read, and downloaded (docs/download.md)
+		cfg.MapDir = filepath.Join(s.dataDir, "maps") // the player's maps; downloads in its downloads folder (docs/download.md)
 	}
 	return cfg
 }
