@@ -608,8 +608,10 @@ type Figures struct {
 	SnapsBehind float64
 	// Mispredictions counts cgame's prediction misses.
 	Mispredictions int
-	// Ping is the client's round trip measured on snapshots, ms.
-	Ping int
+	// Ping is the round trip of the client's newest snapshots
+	// (client.Ping: the mean of the last client.PingWindow and their
+	// spread), so that it follows a change of the link within a second.
+	Ping client.Ping
 	// Up and Down are the link's packet counts.
 	Up, Down Counts
 }
@@ -624,8 +626,7 @@ func (p *Player) Figures() Figures {
 	}
 	f.Cmd = c.CurrentCmdNumber()
 	f.Mispredictions = cg.Stats.PredictionMisses
-	st := c.Stats()
-	f.Ping = int(st.PingAvg() + 0.5)
+	f.Ping = c.Ping()
 	num, _ := c.CurrentSnapshotNumber()
 	if c.GetSnapshot(num, &p.snap) {
 		var cmd bg.UserCmd

@@ -243,3 +243,55 @@ func TestEventsInFlight(t *testing.T) {
 		t.Errorf("P1's packets in flight: %d, kinds %v", n, kinds)
 	}
 }
+
+// TestPingFollowsTheLink sets a pane's lag as a teacher does and reads
+// the panes' ping as a class would, every 50 ms for two seconds: the pane
+// whose link changed reads the new round trip within them, the other
+// keeps reading its own all along.
+func TestPingFollowsTheLink(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before string // run 3 s before the lines ("": nothing)
+		lines  string
+		player int
+		// Every reading for 2 s (stay), or one within them, is above
+		// lo and under hi.
+		lo, hi float64
+		stay   bool
+	}{
+		{"p2 lag 200: P2 reads over 400 ms", "", "p2 lag 200", 1, 400, 500, false},
+		{"p2 lag 200: P1 keeps its clean link's", "", "p2 lag 200", 0, 0, 100, true},
+		{"p1 lag 0 after p1 lag 200: P1 back under 100 ms", "p1 lag 200", "p1 lag 0", 0, 0, 100, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newModel(t, 0)
+			var out testutil.LockedBuffer
+			con := programTable(m, &out)
+			if tc.before != "" {
+				con.ExecuteString(tc.before)
+				m.Run(3 * time.Second)
+			}
+			was := m.Player(tc.player).Figures().Ping
+			con.ExecuteString(tc.lines)
+			changed := m.Now()
+			var got client.Ping
+			reached := false
+			for m.Now()-changed < 2*time.Second {
+				m.Run(50 * time.Millisecond)
+				got = m.Player(tc.player).Figures().Ping
+				in := got.Samples > 0 && got.Mean > tc.lo && got.Mean < tc.hi
+				if tc.stay && !in {
+					t.Fatalf("P%d ping %.1f ms %v after %q, want it to stay over %.0f and under %.0f", tc.player+1, got.Mean, m.Now()-changed, tc.lines, tc.lo, tc.hi)
+				}
+				if !tc.stay && in {
+					reached = true
+					break
+				}
+			}
+			t.Logf("P%d ping %.1f ms (%d-%d) %v after %q; %.1f ms before", tc.player+1, got.Mean, got.Low, got.High, m.Now()-changed, tc.lines, was.Mean)
+			if !tc.stay && !reached {
+				t.Fatalf("P%d ping %.1f ms 2 s after %q, want over %.0f and under %.0f", tc.player+1, got.Mean, tc.lines, tc.lo, tc.hi)
+			}
+		})
+	}
+}

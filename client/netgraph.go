@@ -32,9 +32,11 @@ type NetGraph struct {
 	// as held back by the server's rate control.
 	Snapshots, Full, RateDelayed int
 
-	// Ping is the mean of the snapshots' pings, in ms (the time from the
-	// usercmd packet a snapshot acknowledges to the snapshot); -1 when
-	// no snapshot measured one.
+	// Ping is the mean ping of the newest PingWindow snapshots that
+	// measured one, in ms (Client.Ping: the time from the usercmd packet
+	// a snapshot acknowledges to the snapshot), so that it follows a
+	// change of the link within a fraction of the second; -1 when no
+	// snapshot in the last second measured one.
 	Ping float64
 	// Jitter is the mean absolute difference, in ms, between the time
 	// two consecutive snapshots arrived apart and the server time that
@@ -66,7 +68,7 @@ type netBucket struct {
 	messages, lost        int
 	snapshots, full       int
 	rateDelayed           int
-	pingSum, pings        int
+	pings                 int
 	jitterSum             time.Duration
 	jitters               int
 }
@@ -83,6 +85,8 @@ type netGraph struct {
 	haveLast       bool
 	lastArrival    time.Duration
 	lastServerTime int32
+
+	pings pingMeter // the newest snapshots' pings
 }
 
 // bucket returns the bucket of time now, moving the window forward.
@@ -135,8 +139,8 @@ func (g *netGraph) snapshot(now int32, arrival time.Duration, serverTime int32, 
 		b.rateDelayed++
 	}
 	if ping >= 0 {
-		b.pingSum += int(ping)
 		b.pings++
+		g.pings.add(ping)
 	}
 	if g.haveLast && serverTime > g.lastServerTime {
 		d := arrival - g.lastArrival - time.Duration(serverTime-g.lastServerTime)*time.Millisecond
@@ -177,7 +181,6 @@ func (g *netGraph) stats(now int32) NetGraph {
 		s.snapshots += b.snapshots
 		s.full += b.full
 		s.rateDelayed += b.rateDelayed
-		s.pingSum += b.pingSum
 		s.pings += b.pings
 		s.jitterSum += b.jitterSum
 		s.jitters += b.jitters
@@ -190,7 +193,7 @@ func (g *netGraph) stats(now int32) NetGraph {
 	}
 	out.Snapshots, out.Full, out.RateDelayed = s.snapshots, s.full, s.rateDelayed
 	if s.pings > 0 {
-		out.Ping = float64(s.pingSum) / float64(s.pings)
+		out.Ping = g.pings.ping().Mean
 	}
 	if s.jitters > 0 {
 		out.Jitter = float64(s.jitterSum) / float64(s.jitters) / float64(time.Millisecond)

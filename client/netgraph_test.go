@@ -68,6 +68,14 @@ func snaps(start, end, interval int32, pings ...int) []graphEvent {
 	return out
 }
 
+// later returns events with their server times dt ms later.
+func later(events []graphEvent, dt int32) []graphEvent {
+	for i := range events {
+		events[i].serverTime += dt
+	}
+	return events
+}
+
 func TestNetGraphAccumulator(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -91,9 +99,13 @@ func TestNetGraphAccumulator(t *testing.T) {
 		{"loss: 5 sequences lost of 20 sent",
 			cat(every('m', 0, 750, 50, 0), []graphEvent{{at: 800, kind: 'm', n: 3}, {at: 900, kind: 'm', n: 2}}), 1000,
 			NetGraph{Messages: 17, Lost: 5, Loss: 100 * 5.0 / 22, Ping: -1, Jitter: -1}},
-		{"ping is the mean of the snapshots that measured one",
+		// The newest eight that measured one: 50 60 40 50 60 40 50 60.
+		{"ping is the mean of the newest snapshots that measured one",
 			snaps(0, 1000, 50, 40, 60, -1, 50), 1000,
-			NetGraph{Snapshots: 20, Ping: 50, Jitter: 0}},
+			NetGraph{Snapshots: 20, Ping: 51.25, Jitter: 0}},
+		{"no ping when no snapshot of the last second measured one",
+			cat(snaps(0, 500, 50, 40), later(snaps(1000, 2000, 50, -1), 1000)), 2000,
+			NetGraph{Snapshots: 20, Ping: -1, Jitter: 0}},
 		{"full and rate-delayed snapshots",
 			[]graphEvent{
 				{at: 100, kind: 's', n: 30, arrival: 100, serverTime: 1000, full: true},

@@ -14,6 +14,7 @@ import (
 	"tremor/bg"
 	"tremor/bg/tilemap"
 	"tremor/classroom"
+	"tremor/client"
 	lagdraw "tremor/lagometer/draw"
 )
 
@@ -651,7 +652,7 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 		if fig.Mispredictions > 0 {
 			mc = colLow
 		}
-		line("mispredictions "+strconv.Itoa(fig.Mispredictions)+"   ping "+strconv.Itoa(fig.Ping)+" ms", mc)
+		line("mispredictions "+strconv.Itoa(fig.Mispredictions)+"  "+pingText(fig.Ping), mc)
 	}
 	y = float64(l.infoTop + 4*classLineH + 2)
 	t := p.T
@@ -863,6 +864,20 @@ func (v *ClassroomView) centre(screen *ebiten.Image, s string, x, y float64, c c
 func (v *ClassroomView) right(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
 	w, _ := text.Measure(s, v.r.face, 0)
 	v.text(screen, s, x-w, y, c)
+}
+
+// pingText returns a pane's ping: the mean of the newest snapshots'
+// pings and, when they differ, the least and the most of them ("ping 412
+// ms (403-422)").
+func pingText(p client.Ping) string {
+	if p.Samples == 0 {
+		return "ping -"
+	}
+	s := "ping " + strconv.Itoa(int(p.Mean+0.5)) + " ms"
+	if p.Low != p.High {
+		s += " (" + itoa(p.Low) + "-" + itoa(p.High) + ")"
+	}
+	return s
 }
 
 func onOff(b bool) string {
