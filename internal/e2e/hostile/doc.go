@@ -39,6 +39,10 @@
 //     and checksum, and uses it without downloading again when it joins
 //     that server again (shadowmap).
 //
+// TestHostileServerText runs cmd/headless against a server whose prints,
+// chat and disconnect reason carry terminal escape sequences (issue 23):
+// its standard error, report and event log hold no control character.
+//
 // TestCrowd (make crowd) is the long run, not for CI: 64 clients playing
 // for -crowd (10 minutes in make crowd) through two map changes.
 //
