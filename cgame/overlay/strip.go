@@ -33,9 +33,13 @@ type StripInput struct {
 	// (cg.LatestSnapshotTime): extrapolation starts after it.
 	LatestTime int32
 	// Nudge is how far the render time is held behind the client's
-	// estimate of the server's time, in ms: cl_timeNudge, or the
-	// automatic delay of cl_autoNudge (client.TimeNudge). The estimate
-	// is Time + Nudge.
+	// clock of server time (realtime + serverTimeDelta), in ms:
+	// cl_timeNudge, or the automatic delay of cl_autoNudge
+	// (client.TimeNudge). That clock, Time + Nudge, is the render time
+	// without the nudge: it settles between the two newest snapshots,
+	// reaching the newest as the next arrives. It is not the server's
+	// present, which is later by at least the newest snapshot's one-way
+	// delay and the time since it arrived.
 	Nudge int32
 	// Extrapolating is cg.Extrapolating.
 	Extrapolating bool
@@ -95,8 +99,9 @@ type Strip struct {
 
 	// RenderX is the render time (cg.Time), always on the strip.
 	RenderX float64
-	// EstimateX is the client's estimate of the server's time, the
-	// render time plus the nudge; EstimateOff when it lies beyond an end.
+	// EstimateX is the render time without the nudge (the client's
+	// clock of server time, StripInput.Nudge); EstimateOff when it lies
+	// beyond an end.
 	EstimateX   float64
 	EstimateOff bool
 	// SnapX and NextX are the two snapshots interpolated between

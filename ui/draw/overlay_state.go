@@ -79,7 +79,7 @@ func NewOverlays() *Overlays {
 	o.serverTag.fixed("server (newest snapshot)")
 	o.lblSnap.fixed("snap")
 	o.lblNext.fixed("next")
-	o.lblNow.fixed("server now")
+	o.lblNow.fixed("no nudge")
 	o.lblExtrap.fixed("extrapolate")
 	return o
 }

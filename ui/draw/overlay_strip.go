@@ -48,8 +48,9 @@ var (
 // time to 200 ms after it, with a tick at every snapshot received (red
 // for a lost one, green for the newest), the two the frame interpolates
 // between in blue with the span between them, the render time (cg.Time)
-// as a white cursor, the client's estimate of the server's time (the
-// render time plus nudge) as an orange dashed line, and the
+// as a white cursor, the render time without the nudge (the client's
+// clock of server time, which settles between the two newest snapshots;
+// not the server's present) as an orange dashed line, and the
 // extrapolation region after the newest snapshot shaded yellow (red past
 // cgame.MaxExtrapolateMsec, where players stop). nudge is the time nudge
 // in force in ms (client.TimeNudge()); auto says it is cl_autoNudge's
@@ -113,8 +114,7 @@ func (r *Renderer) DrawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, o *Ove
 			b.rect(x-1.5, by+bh+1, 3, 3, rgbaOf(colStripNewest, 1))
 		}
 	}
-	// The estimate of the server's time, and the nudge back from it to
-	// the render time.
+	// The render time without the nudge, and the nudge back from it.
 	rx, ex := bx+float32(s.RenderX), bx+float32(s.EstimateX)
 	if s.Nudge != 0 {
 		b.ovlDashed(ex, by-4, ex, by+bh+4, 2, 3, rgbaOf(colStripEst, 1))
@@ -272,7 +272,7 @@ var stripLegend = [...]struct {
 	{colStripPair, "interpolated"},
 	{colStripNewest, "newest"},
 	{colStripLost, "lost"},
-	{colStripEst, "server now = render + nudge"},
+	{colStripEst, "render time without the nudge"},
 }
 
 // stripPlacer keeps the strip's moving labels from overlapping.
