@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,9 +44,18 @@ type recorder struct {
 	dst      io.WriteCloser
 	w        *demo.Writer
 	lastKey  int32 // server time of the last key frame
+	lastTime int32 // server time of the newest snapshot written
 	keyScr   keyFrameScratch
 	messages int
 	err      error
+
+	// A recording RecordTo made goes on in file base-2, base-3… of dir
+	// when the server restarts its clock (splitRecording); parts counts
+	// the files so far.
+	toFile bool
+	dir    string
+	base   string
+	parts  int
 }
 
 // keyFrameScratch holds the buffers key frames are encoded in.
@@ -145,6 +155,7 @@ func (c *Client) recordMessage(body []byte, seq uint32) {
 	}
 	r.messages++
 	if c.active.snap.valid {
+		r.lastTime = c.active.snap.serverTime
 		r.w.NoteTime(c.active.snap.serverTime)
 		if c.active.snap.serverTime-r.lastKey >= demo.KeyFrameInterval || c.active.snap.serverTime < r.lastKey {
 			if err := c.writeKeyFrame(r); err != nil {
@@ -161,6 +172,7 @@ func (c *Client) writeKeyFrame(r *recorder) error {
 		return err
 	}
 	r.lastKey = c.active.snap.serverTime
+	r.lastTime = max(r.lastTime, c.active.snap.serverTime)
 	return r.w.WriteKeyFrame(c.active.snap.serverTime, c.active.snap.messageNum, parts)
 }
 
@@ -309,7 +321,42 @@ func (c *Client) RecordTo(dir, name string) (string, error) {
 		os.Remove(p)
 		return "", err
 	}
+	c.rec.toFile, c.rec.dir, c.rec.base, c.rec.parts = true, dir, strings.TrimSuffix(name, demo.Extension), 1
 	return p, nil
+}
+
+// clockRestarted reports whether the gamestate just parsed starts its
+// level before the newest snapshot recorded: the server restarted its
+// clock (proto.RestartTime), and times in the recording would run
+// backwards.
+func (c *Client) clockRestarted() bool {
+	start, err := strconv.ParseInt(c.conn.gs.Configstrings[bg.CSLevelStartTime], 10, 32)
+	return err == nil && int32(start) < c.rec.lastTime
+}
+
+// splitRecording ends the recording at a gamestate whose clock
+// restarted, since a demo's times must only grow (its index, seeking,
+// its duration and the demo bar go by them). A recording RecordTo made
+// goes on in a new file, base-2.tdm and so on, that starts with a key
+// frame of this gamestate; any other recording just ends.
+func (c *Client) splitRecording() {
+	r := c.rec
+	info, err := c.StopRecording()
+	if err != nil {
+		c.logf("stoprecord: %v", err)
+	}
+	if !r.toFile {
+		c.logf("demo %s ended: the server restarted its clock", info.Name)
+		return
+	}
+	name := r.base + "-" + strconv.Itoa(r.parts+1)
+	p, err := c.RecordTo(r.dir, name)
+	if err != nil {
+		c.logf("demo %s ended: the server restarted its clock, and recording on failed: %v", info.Name, err)
+		return
+	}
+	c.rec.base, c.rec.parts = r.base, r.parts+1
+	c.logf("demo %s: the server restarted its clock; recording goes on in %s", info.Name, p)
 }
 
 // SetAutoRecordDemo sets cl_autoRecordDemo: when on, every gamestate

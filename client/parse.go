@@ -168,7 +168,11 @@ func (c *Client) parseServerMessage(body []byte, seq uint32) {
 		c.showMessageEnd(seq, len(body))
 	}
 	if c.rec != nil {
-		c.recordMessage(body, seq) // unscrambled by now
+		if c.newGamestate && !c.autoRecordDemo && c.clockRestarted() {
+			c.splitRecording() // the new file's key frame holds this gamestate
+		} else {
+			c.recordMessage(body, seq) // unscrambled by now
+		}
 	}
 	if c.newGamestate {
 		c.autoRecord()

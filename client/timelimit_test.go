@@ -2,13 +2,16 @@ package client
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"tremor/bg"
+	"tremor/bg/tilemap"
 	"tremor/cgame"
 	"tremor/common/proto"
+	"tremor/maps/arenas"
 )
 
 // A server's times decide how far the client's sums of times go: a
@@ -156,5 +159,63 @@ func TestPredictionEndsNearTheLimit(t *testing.T) {
 	}
 	if ct := c.CGame().Predicted.CommandTime; ct < st-200 || ct > st+1000 {
 		t.Errorf("predicted command time %d, server time %d", ct, st)
+	}
+}
+
+// A recording never spans a restart of the server's clock: its index,
+// seeking, duration and the demo bar go by server times, which would run
+// backwards. At the gamestate of the restarted map the file ends and the
+// recording goes on in NAME-2, which starts with that gamestate.
+func TestRecordingSplitsAtClockRestart(t *testing.T) {
+	c, s := newPair(t, Config{LoadMap: func(name string) (*tilemap.Map, error) { return arenas.Load(name) }})
+	dir := t.TempDir()
+	s.gs.Configstrings[bg.CSLevelStartTime] = "500"
+	now := int32(0)
+	connect(t, c, s, &now)
+	if _, err := c.RecordTo(dir, "across"); err != nil {
+		t.Fatal(err)
+	}
+	st := int32(1000)
+	play := func(n int, flags uint8) {
+		for range n {
+			st += 50
+			s.sendSnapshot(st, bg.PlayerState{CommandTime: st - 20, ClientNum: 3}, nil, s.deltaFor(), flags)
+			step(t, c, s, now, bg.UserCmd{})
+			now += 50
+		}
+	}
+	play(20, 0)
+	// The clock restarts: a new gamestate whose level starts at 0.
+	s.gs.Configstrings[bg.CSLevelStartTime] = "0"
+	s.gs.Configstrings[bg.CSSystemInfo] = `\sv_serverid\78`
+	s.sendGamestate()
+	step(t, c, s, now, bg.UserCmd{})
+	now += 50
+	st = 0
+	play(20, proto.SnapServerCount)
+	info, ok := c.Recording()
+	if !ok || info.Name != "across-2" {
+		t.Fatalf("recording %+v (%v), want across-2 going on", info, ok)
+	}
+	if _, err := c.StopRecording(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file        string
+		first, last int32
+	}{
+		{"across.tdm", 1000, 2000},
+		{"across-2.tdm", 0, 1000},
+	} {
+		sum, err := ReadSummary(filepath.Join(dir, tc.file), Config{LoadMap: func(name string) (*tilemap.Map, error) { return arenas.Load(name) }})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if sum.FirstTime < tc.first || sum.LastTime > tc.last || sum.LastTime <= sum.FirstTime {
+			t.Errorf("%s spans server time %d to %d, want within %d to %d", tc.file, sum.FirstTime, sum.LastTime, tc.first, tc.last)
+		}
+		if sum.Gamestates != 1 {
+			t.Errorf("%s holds %d gamestates, want 1", tc.file, sum.Gamestates)
+		}
 	}
 }
