@@ -146,8 +146,8 @@ bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
 soak: ## long soak: 8 headless clients on a terrible network (SOAK, default 10m), a 2 s blackout every 30 s
 	@go test -race -count=1 -run TestSoak -timeout 0 ./client/headless -args -soak=$(SOAK)
 
-hostile: ## attacks and a 64-client crowd against the real server, headless and hostile binaries over UDP
-	@go test -count=1 -v -run '^TestHostileBinaries$$' -timeout 5m ./internal/e2e/hostile
+hostile: ## attacks and a 64-client crowd against the real server, and a hostile server against the real headless client, over UDP
+	@go test -count=1 -v -run '^(TestHostileBinaries|TestHostileServer|TestHostileServerText)$$' -timeout 5m ./internal/e2e/hostile
 
 crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), real binaries over UDP
 	@go test -count=1 -v -run '^TestCrowd$$' -timeout 0 ./internal/e2e/hostile -args -crowd=$(CROWD)
