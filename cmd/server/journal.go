@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -77,8 +76,6 @@ type recorder struct {
 	hashTime int32 // the server time of the last hash recorded
 	hashed   bool
 	state    journal.ServerState
-	addP     func(int, *bg.PlayerState)
-	addE     func(*bg.EntityState)
 	lines    []string // scratch of takeLines
 }
 
@@ -101,12 +98,6 @@ func startRecorder(srv *server.Server, seed uint64, path string, logw io.Writer)
 		return nil, err
 	}
 	r := &recorder{srv: srv, f: f, w: w, path: path, logw: logw, on: true}
-	r.addP = func(n int, ps *bg.PlayerState) { r.state.PlayerIn[n], r.state.Players[n] = true, *ps }
-	r.addE = func(es *bg.EntityState) {
-		if n := es.Number; n >= 0 && n < journal.MaxEntities {
-			r.state.EntityIn[n], r.state.Entities[n] = true, *es
-		}
-	}
 	r.record(w.Start(journal.Start{ServerSeed: seed, ServerAddr: srv.Addr()}))
 	t := srv.Console()
 	seen := make(map[*console.Cvar]bool)
@@ -197,8 +188,7 @@ func (r *recorder) frameDone(int32) {
 	}
 	r.hashTime, r.hashed = ft, true
 	r.record(r.w.Hash(journal.Server, h))
-	r.state.Clear()
-	r.srv.GameStates(r.addP, r.addE)
+	r.state.Collect(r.srv.GameStates)
 	r.record(r.w.ServerState(&r.state))
 	// Every server frame reaches the file: the journal of a server that
 	// crashed replays up to its last frame.
@@ -214,220 +204,112 @@ func (r *recorder) Close() error {
 	return errors.Join(ferr, cerr)
 }
 
-// Divergence is a replay that did not reproduce its journal: the first
-// frame (an iteration of the server's Run: packets handed to Packet,
-// then one Frame) whose result differs.
-type Divergence struct {
-	Frame  int   // frames replayed before it, counting from 0
-	Time   int32 // the frame's recorded time, ms
-	Offset int64 // the journal offset of the record that differs
-	Detail string
+// replayServer is the dedicated server as a journal.Program: a frame is
+// one iteration of Run — the frame's packets handed to Packet, its
+// console lines queued, one Frame — and its hash is recorded only when a
+// server frame ran in it.
+type replayServer struct {
+	t   *console.Table
+	srv *server.Server
+
+	buf      []byte // a packet handed to Packet
+	hashTime int32  // the server frame of the last hash
+	hashed   bool   // a server frame has run
+	hash     uint64 // its hash, when ran
+	ran      bool   // a server frame ran in the last Frame
 }
 
-func (d *Divergence) Error() string {
-	return fmt.Sprintf("journal: replay diverged at frame %d (time %d ms): %s", d.Frame, d.Time, d.Detail)
+// SetCvar gives a cvar the value it had when the journal started.
+func (p *replayServer) SetCvar(name, value string) {
+	if c := p.t.Get(name); c != nil && c.Value() != value {
+		_ = p.t.ForceSet(name, value)
+	}
 }
 
-// ReplayResult counts what a replay checked.
-type ReplayResult struct {
-	Frames int // Run iterations replayed
-	Hashes int // server frames whose game hash matched the journal's
+// Console queues a line recorded between frames for the next Frame. A
+// dedicated server's journal has none there: its lines are in the frame
+// that ran them (journal.Input.Line).
+func (p *replayServer) Console(line string) bool {
+	p.t.Append(line)
+	return true
 }
 
-// noReplayCvars keep the replaying program's values: the journal's own,
-// the socket, where files are, and the masters (a replay sends nothing).
-var noReplayCvars = []string{"journal", "journal_file", "net_ip", "net_port", "sv_configdir", "sv_mapdir",
-	"sv_master1", "sv_master2", "sv_master3", "sv_master4", "sv_master5"}
-
-// discardConn is the replay's network: reads wait for Close, writes
-// vanish.
-type discardConn struct {
-	addr   netip.AddrPort
-	closed chan struct{}
-	once   sync.Once
+// Frame hands the frame's packets to Packet, queues its console lines
+// after the text the game queued while handling them, and runs Frame.
+func (p *replayServer) Frame(in *journal.Input) {
+	now := in.Frame.ServerTime
+	if p.buf == nil {
+		p.buf = make([]byte, journal.MaxRecord)
+	}
+	for {
+		n, from, at, ok := in.Packet(journal.Server, p.buf)
+		if !ok {
+			break
+		}
+		// The record's time is how long before the frame's the packet
+		// was handed over (0 in journals recorded before Run read
+		// packets in batches).
+		early := min(max(at/time.Millisecond, 0), server.MaxBatchWait)
+		p.srv.Packet(now-int32(early), from, p.buf[:n])
+	}
+	for line, ok := in.Line(); ok; line, ok = in.Line() {
+		p.t.Append(line)
+	}
+	p.srv.Frame(now)
+	ft, h, ok := p.srv.FrameHash()
+	p.ran = ok && (!p.hashed || ft != p.hashTime)
+	if p.ran {
+		p.hashTime, p.hash, p.hashed = ft, h, true
+	}
 }
 
-func (c *discardConn) WriteTo(p []byte, to netip.AddrPort) error { return nil }
-func (c *discardConn) ReadFrom(p []byte) (int, netip.AddrPort, error) {
-	<-c.closed
-	return 0, netip.AddrPort{}, net.ErrClosed
-}
-func (c *discardConn) LocalAddr() netip.AddrPort         { return c.addr }
-func (c *discardConn) SetReadDeadline(t time.Time) error { return nil }
-func (c *discardConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
-	return nil
-}
+// ServerHash returns the game's hash when a server frame ran in the
+// last Frame.
+func (p *replayServer) ServerHash() (uint64, int32, bool) { return p.hash, p.hashTime, p.ran }
+
+// ServerState returns the players and entities.
+func (p *replayServer) ServerState(st *journal.ServerState) { st.Collect(p.srv.GameStates) }
+
+// ClientState: a dedicated server has no client.
+func (p *replayServer) ClientState() (uint64, *bg.PlayerState, bool) { return 0, nil, false }
 
 // replayJournal runs a server from the journal at path, with no network
-// and no real time, and checks the game's hash after every server frame.
-// It returns a *Divergence at the first frame that differs, a
-// *journal.Error for a damaged file, or another error for a file that
-// cannot be opened or is not a dedicated server's journal. log receives
-// the server's log (nil discards).
-func replayJournal(path string, log io.Writer) (ReplayResult, error) {
-	var res ReplayResult
+// and no real time, and checks the game's hash after every server frame
+// (journal.Replay). It returns the replay, whose Frames and Hashes say
+// how far it went, with a *journal.Divergence at the first frame that
+// differs, a *journal.Error for a damaged file, or another error for a
+// file that cannot be opened or is not a dedicated server's journal. log
+// receives the server's log (nil discards).
+func replayJournal(path string, log io.Writer) (*journal.Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return res, fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	defer f.Close()
 	jr, err := journal.NewReader(f)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	var rec journal.Record
-	if err := jr.Next(&rec); err != nil {
-		if err == io.EOF {
-			return res, fmt.Errorf("journal: %s: empty (a header and no start record)", path)
-		}
-		return res, err
+	rp, err := journal.NewReplay(jr)
+	if err != nil {
+		return nil, err
 	}
-	if rec.Kind != journal.KindStart {
-		return res, &journal.Error{Offset: rec.Offset, Msg: "a journal begins with a start record"}
-	}
-	st := rec.Start
+	st := rp.Start()
 	if st.ClientAddr.IsValid() {
-		return res, fmt.Errorf("journal: %s is a window client's journal (it has a client address); replay it with tremor +set journal 2", path)
+		return rp, fmt.Errorf("journal: %s is a window client's journal (it has a client address); replay it with tremor +set journal 2", path)
 	}
-	t := console.NewTable()
-	t.SetOutput(io.Discard)
-	t.Register(netCvars...)
-	t.Register(journalCvars...)
-	server.DeclareCvars(t)
-	for {
-		p, err := jr.Peek()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return res, err
-		}
-		if p.Kind != journal.KindCvar {
-			break
-		}
-		_ = jr.Next(&rec)
-		replayCvar(t, rec.Name, rec.Value)
+	p := &replayServer{t: newTable(io.Discard)}
+	if _, err := rp.Begin(p); err != nil {
+		return rp, err
 	}
 	cfg := server.DefaultConfig()
 	cfg.Seed = st.ServerSeed
-	conn := &discardConn{addr: st.ServerAddr, closed: make(chan struct{})}
-	srv, err := server.New(conn, cfg, log, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
+	p.srv, err = server.New(journal.NewNullConn(st.ServerAddr, nil), cfg, log, server.WithConsole(p.t), server.WithExecFallback(lessons.FS()))
 	if err != nil {
-		return res, err
+		return rp, err
 	}
-	defer srv.Close()
-
-	var (
-		want, got journal.ServerState
-		addP      = func(n int, ps *bg.PlayerState) { got.PlayerIn[n], got.Players[n] = true, *ps }
-		addE      = func(es *bg.EntityState) {
-			if n := es.Number; n >= 0 && n < journal.MaxEntities {
-				got.EntityIn[n], got.Entities[n] = true, *es
-			}
-		}
-		hashTime int32
-		hashed   bool
-	)
-	for {
-		err := jr.Next(&rec)
-		if err == io.EOF {
-			return res, nil
-		}
-		if err != nil {
-			return res, err
-		}
-		if rec.Kind != journal.KindFrame {
-			return res, &journal.Error{Offset: rec.Offset, Msg: fmt.Sprintf("a %v record where a frame is due", rec.Kind)}
-		}
-		now := rec.Frame.ServerTime
-		for {
-			p, err := jr.Peek()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return res, err
-			}
-			if p.Kind != journal.KindPacket && p.Kind != journal.KindConsole {
-				break
-			}
-			_ = jr.Next(&rec)
-			if rec.Kind == journal.KindPacket {
-				if rec.Side != journal.Server {
-					return res, &journal.Error{Offset: rec.Offset, Msg: "a client's packet in a dedicated server's journal"}
-				}
-				// The record's time is how long before the frame's the
-				// packet was handed over (0 in journals recorded before
-				// Run read packets in batches).
-				early := min(max(rec.At/time.Millisecond, 0), server.MaxBatchWait)
-				srv.Packet(now-int32(early), rec.From, rec.Data)
-			} else {
-				t.Append(rec.Value)
-			}
-		}
-		srv.Frame(now)
-		ft, h, ok := srv.FrameHash()
-		ran := ok && (!hashed || ft != hashTime)
-		if ran {
-			hashTime, hashed = ft, true
-		}
-		p, err := jr.Peek()
-		switch {
-		case err == io.EOF:
-			if ran {
-				return res, fmt.Errorf("journal: ends inside frame %d, where a hash record is due", res.Frames)
-			}
-			res.Frames++
-			return res, nil
-		case err != nil:
-			return res, err
-		}
-		if p.Kind != journal.KindHash {
-			if ran {
-				return res, &Divergence{Frame: res.Frames, Time: now, Offset: p.Offset,
-					Detail: fmt.Sprintf("the replay ran a server frame (time %d) where the journal has a %v record at offset %d, not its hash", ft, p.Kind, p.Offset)}
-			}
-			res.Frames++
-			continue
-		}
-		_ = jr.Next(&rec)
-		if !ran {
-			return res, &Divergence{Frame: res.Frames, Time: now, Offset: rec.Offset,
-				Detail: fmt.Sprintf("the journal has a game hash at offset %d where the replay ran no server frame", rec.Offset)}
-		}
-		wantHash, at := rec.Hash, rec.Offset
-		if err := jr.Next(&rec); err != nil {
-			if err == io.EOF {
-				return res, fmt.Errorf("journal: ends inside frame %d, where a serverstate record is due", res.Frames)
-			}
-			return res, err
-		}
-		if rec.Kind != journal.KindServerState {
-			return res, &journal.Error{Offset: rec.Offset, Msg: fmt.Sprintf("a %v record where a serverstate is due", rec.Kind)}
-		}
-		if h != wantHash {
-			want = *rec.Server
-			got.Clear()
-			srv.GameStates(addP, addE)
-			return res, &Divergence{Frame: res.Frames, Time: now, Offset: at,
-				Detail: fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x: %s", h, ft, wantHash, journal.DiffServerState(&want, &got))}
-		}
-		res.Hashes++
-		res.Frames++
-	}
-}
-
-// replayCvar gives a cvar the value it had when the journal started.
-func replayCvar(t *console.Table, name, value string) {
-	for _, n := range noReplayCvars {
-		if strings.EqualFold(n, name) {
-			return
-		}
-	}
-	if c := t.Get(name); c != nil && c.Value() != value {
-		_ = t.ForceSet(name, value)
-	}
+	defer p.srv.Close()
+	return rp, rp.Run()
 }
 
 // replayMain is the program with journal 2: it replays journal_file and
@@ -444,11 +326,15 @@ func replayMain(t *console.Table, logw io.Writer) int {
 			path = v
 		}
 	}
-	res, err := replayJournal(path, logw)
+	rp, err := replayJournal(path, logw)
 	if err != nil {
-		fmt.Fprintf(logw, "journal: %s: %d frames replayed (%d server frames as recorded), then: %v\n", path, res.Frames, res.Hashes, err)
+		var frames, hashes int
+		if rp != nil {
+			frames, hashes = rp.Frames(), rp.Hashes()
+		}
+		fmt.Fprintf(logw, "journal: %s: %d frames replayed (%d server frames as recorded), then: %v\n", path, frames, hashes, err)
 		return 1
 	}
-	fmt.Fprintf(logw, "journal: %s: %d frames replayed, %d server frames, every hash as recorded\n", path, res.Frames, res.Hashes)
+	fmt.Fprintf(logw, "journal: %s: %d frames replayed, %d server frames, every hash as recorded\n", path, rp.Frames(), rp.Hashes())
 	return 0
 }

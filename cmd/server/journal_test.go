@@ -16,6 +16,7 @@ import (
 	"tremor/client"
 	"tremor/client/headless"
 	"tremor/common/journal"
+	"tremor/common/journal/journaltest"
 	"tremor/internal/testutil"
 )
 
@@ -175,8 +176,8 @@ func TestJournalRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
-	if res.Frames != frames || res.Hashes != hashes {
-		t.Fatalf("replay checked %d frames and %d hashes, journal has %d and %d", res.Frames, res.Hashes, frames, hashes)
+	if res.Frames() != frames || res.Hashes() != hashes {
+		t.Fatalf("replay checked %d frames and %d hashes, journal has %d and %d", res.Frames(), res.Hashes(), frames, hashes)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -241,15 +242,15 @@ func TestJournalRecordReplay(t *testing.T) {
 			}
 		})
 		res, err := replayJournal(edited, nil)
-		var d *Divergence
+		var d *journal.Divergence
 		if !errors.As(err, &d) {
 			t.Fatalf("replay of the edited journal: %v, want a divergence", err)
 		}
-		if d.Frame != target || d.Time != at || res.Frames != target {
-			t.Errorf("diverged at frame %d (time %d) after %d frames, want frame %d (time %d): %v", d.Frame, d.Time, res.Frames, target, at, err)
+		if want := time.Duration(at) * time.Millisecond; d.Frame != target || d.Time != want || res.Frames() != target || d.Side != journal.Server {
+			t.Errorf("diverged at frame %d (time %v) on the %v after %d frames, want frame %d (time %v) on the server: %v", d.Frame, d.Time, d.Side, res.Frames(), target, want, err)
 		}
-		if !strings.Contains(d.Detail, "game state hash") || !strings.Contains(d.Detail, ": field ") {
-			t.Errorf("divergence does not name a field: %v", err)
+		if !strings.Contains(d.Detail, "game state hash") || !strings.Contains(d.Detail, ": field ") || d.Field == "" || d.Player < 0 && d.Entity < 0 {
+			t.Errorf("divergence does not name a player or entity and its field (player %d, entity %d, field %q): %v", d.Player, d.Entity, d.Field, err)
 		}
 		t.Log(err)
 	})
@@ -263,7 +264,7 @@ func TestJournalRecordReplay(t *testing.T) {
 			}
 		})
 		_, err := replayJournal(edited, nil)
-		var d *Divergence
+		var d *journal.Divergence
 		if !errors.As(err, &d) || !strings.Contains(d.Detail, "game state hash") {
 			t.Fatalf("replay with a bot more: %v, want a divergence", err)
 		}
@@ -293,7 +294,7 @@ func TestJournalRecordReplay(t *testing.T) {
 			}
 		})
 		_, err := replayJournal(edited, nil)
-		var d *Divergence
+		var d *journal.Divergence
 		if !errors.As(err, &d) || !strings.Contains(d.Detail, "game state hash") {
 			t.Fatalf("replay with a connect from another port: %v, want a divergence", err)
 		}
@@ -328,7 +329,7 @@ func TestJournalRecordReplay(t *testing.T) {
 		if !errors.As(err, &je) && (err == nil || !strings.Contains(err.Error(), "ends inside frame")) {
 			t.Errorf("replay of a cut journal: %v, want an offset or the frame it ends in", err)
 		}
-		if res.Frames == 0 {
+		if res == nil || res.Frames() == 0 {
 			t.Errorf("cut journal replayed no frame before its error: %v", err)
 		}
 		t.Log(err)
@@ -405,4 +406,20 @@ func firstConnect(t *testing.T, path string) int {
 	}
 	t.Fatal("the journal has no connect packet")
 	return -1
+}
+
+// TestJournalNoReplay: every cvar of the program that belongs to the
+// machine it runs on (its socket, its folders, its masters, its
+// profile, the journal's own) is one a replay leaves alone, by the one
+// list both programs that replay use.
+func TestJournalNoReplay(t *testing.T) {
+	tbl := newTable(io.Discard)
+	if err := journaltest.CheckNoReplay(tbl.CvarNames()); err != nil {
+		t.Error(err)
+	}
+	for _, name := range []string{"net_port", "sv_mapdir", "sv_master1", "journal_file", "cpuprofile"} {
+		if tbl.Get(name) == nil {
+			t.Errorf("the server declares no %s: the check above saw no such cvar", name)
+		}
+	}
 }

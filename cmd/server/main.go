@@ -62,6 +62,19 @@ var profileCvars = []console.Decl{
 		Help: "file to write a CPU profile (go tool pprof) to, from start-up until the server stops (empty: none)"},
 }
 
+// newTable returns a console table that prints to out, with every cvar
+// of the program declared: the server's, the socket's, the profile's and
+// the journal's. A journal's replay builds the same.
+func newTable(out io.Writer) *console.Table {
+	t := console.NewTable()
+	t.SetOutput(out)
+	t.Register(netCvars...)
+	t.Register(profileCvars...)
+	t.Register(journalCvars...)
+	server.DeclareCvars(t)
+	return t
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout))
 }
@@ -71,12 +84,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	// One console table: the server binds its cvars and adds its commands
 	// to it, and runs it on its goroutine. The command line, standard
 	// input and rcon all go through it.
-	t := console.NewTable()
-	t.SetOutput(logw)
-	t.Register(netCvars...)
-	t.Register(profileCvars...)
-	t.Register(journalCvars...)
-	server.DeclareCvars(t)
+	t := newTable(logw)
 
 	early, rest := console.SplitCommandLine(args)
 	t.ExecuteCommandLine(early)

@@ -5,10 +5,15 @@
 // network and no real time (Quake III's journal, which its Sys_GetEvent
 // wrote and read back with "journal 1" and "journal 2").
 //
-// The package knows the file, not the session: a Writer appends records
-// with a size cap, a Reader returns them one by one and rejects a corrupt
-// or truncated file with an error that names the offset. The window
-// client's session (cmd/client/internal/session) records and replays.
+// The package knows the file and the replay, not the engines: a Writer
+// appends records with a size cap, a Reader returns them one by one and
+// rejects a corrupt or truncated file with an error that names the
+// offset, and a Replay plays a journal into a Program — the one replay
+// loop of the dedicated server (cmd/server) and the window client's
+// session (cmd/client/internal/session), which each implement Program —
+// checking every frame's states and stopping at the first Divergence.
+// Replayed is the one list of the cvars a replay leaves alone. Each
+// program records its own journal through its engines' hooks.
 //
 // # Format
 //

@@ -44,6 +44,28 @@ func (st *ServerState) Clear() {
 	clear(st.EntityIn[:])
 }
 
+// Collect clears st and fills it through states, which calls player with
+// every client slot in use and entity with every linked entity, as
+// (*server.Server).GameStates does: what a recording writes and a replay
+// compares after a server frame. Entities numbered past MaxEntities are
+// left out.
+func (st *ServerState) Collect(states func(player func(num int, ps *bg.PlayerState), entity func(es *bg.EntityState))) {
+	st.Clear()
+	states(st.addPlayer, st.addEntity)
+}
+
+func (st *ServerState) addPlayer(num int, ps *bg.PlayerState) {
+	if num >= 0 && num < len(st.Players) {
+		st.PlayerIn[num], st.Players[num] = true, *ps
+	}
+}
+
+func (st *ServerState) addEntity(es *bg.EntityState) {
+	if n := es.Number; n >= 0 && n < MaxEntities {
+		st.EntityIn[n], st.Entities[n] = true, *es
+	}
+}
+
 // appendWords appends the mask of the words of cur that differ from
 // prev and, for each, its difference.
 func appendWords(b []byte, prev, cur []uint32, maskLen int) []byte {
@@ -209,10 +231,12 @@ func (d *decoder) index(max int, what string) int {
 	return int(v)
 }
 
-// DiffServerState names the first player or entity, and its first
-// field, where the recorded state want and the replayed got differ: what a
-// replay reports when the game hash differs (docs/journal.md).
-func DiffServerState(want, got *ServerState) string {
+// diffServerState names the first player or entity, and its first
+// field, where the recorded state want and the replayed got differ: the
+// client slot or -1, the entity number or -1, the field or "", and the
+// whole account, which a replay whose game hash differs reports
+// (docs/journal.md).
+func diffServerState(want, got *ServerState) (player, entity int, field, what string) {
 	where := func(in bool) string {
 		if in {
 			return "the replay"
@@ -222,26 +246,26 @@ func DiffServerState(want, got *ServerState) string {
 	for i := range got.Players {
 		switch {
 		case want.PlayerIn[i] != got.PlayerIn[i]:
-			return fmt.Sprintf("client %d is in %s only", i, where(got.PlayerIn[i]))
+			return i, -1, "", fmt.Sprintf("client %d is in %s only", i, where(got.PlayerIn[i]))
 		case got.PlayerIn[i]:
 			if f, ok := bg.DiffPlayerState(&want.Players[i], &got.Players[i]); ok {
 				w, _ := bg.PlayerStateField(&want.Players[i], f)
 				g, _ := bg.PlayerStateField(&got.Players[i], f)
-				return fmt.Sprintf("client %d's player state: field %s is %d, journal has %d", i, f, g, w)
+				return i, -1, f, fmt.Sprintf("client %d's player state: field %s is %d, journal has %d", i, f, g, w)
 			}
 		}
 	}
 	for i := range got.Entities {
 		switch {
 		case want.EntityIn[i] != got.EntityIn[i]:
-			return fmt.Sprintf("entity %d is in %s only", i, where(got.EntityIn[i]))
+			return -1, i, "", fmt.Sprintf("entity %d is in %s only", i, where(got.EntityIn[i]))
 		case got.EntityIn[i]:
 			if f, ok := bg.DiffEntityState(&want.Entities[i], &got.Entities[i]); ok {
 				w, _ := bg.EntityStateField(&want.Entities[i], f)
 				g, _ := bg.EntityStateField(&got.Entities[i], f)
-				return fmt.Sprintf("entity %d: field %s is %d, journal has %d", i, f, g, w)
+				return -1, i, f, fmt.Sprintf("entity %d: field %s is %d, journal has %d", i, f, g, w)
 			}
 		}
 	}
-	return "every player and entity state as recorded: the game's own fields differ (docs/statehash.md)"
+	return -1, -1, "", "every player and entity state as recorded: the game's own fields differ (docs/statehash.md)"
 }

@@ -3,13 +3,10 @@ package session
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"tremor/bg"
@@ -28,8 +25,10 @@ import (
 // run between frames, the seeds and the client challenges — and, after
 // each frame, the hash of the server's game and of the client's
 // predicted player state. PlayJournal rebuilds the session from the
-// seeds and runs the recorded frames with no network and no real time,
-// checking the hashes frame by frame.
+// seeds and runs the recorded frames with no network and no real time
+// through common/journal's Replay, the loop the dedicated server
+// replays with too, the session being its Program (replay): the Replay
+// checks the hashes and states frame by frame.
 
 // JournalLimit is the most bytes one journal file takes; recording stops
 // there with a message, the file ending whole at its last record.
@@ -67,18 +66,6 @@ func predictedHash(cg *cgame.CGame) uint64 {
 	return h
 }
 
-// diffPlayerState names the first field where the recorded player state
-// want and the replayed got differ, with both values.
-func diffPlayerState(want, got *bg.PlayerState) string {
-	f, ok := bg.DiffPlayerState(want, got)
-	if !ok {
-		return ""
-	}
-	w, _ := bg.PlayerStateField(want, f)
-	g, _ := bg.PlayerStateField(got, f)
-	return fmt.Sprintf("field %s is %d, journal has %d", f, g, w)
-}
-
 // journalState is the session's journal: a recording or a replay.
 type journalState struct {
 	rec     *recording
@@ -86,11 +73,8 @@ type journalState struct {
 	inFrame bool // Frame is running: console lines are consequences, not events
 	played  bool // a journal's cvars were applied in this run
 
-	// The server's players and entities after its frame, filled by
-	// serverState through addPlayer and addEntity.
-	srvState  *journal.ServerState
-	addPlayer func(num int, ps *bg.PlayerState)
-	addEntity func(es *bg.EntityState)
+	// The server's players and entities after its frame (serverState).
+	srvState *journal.ServerState
 
 	// sent, if set (by tests), sees every packet a replay's engines
 	// send, on whichever goroutine sends it.
@@ -113,32 +97,19 @@ type watchedCvar struct {
 	mods uint64
 }
 
-// replay is a journal being played back.
+// replay is a journal being played back: the session as the
+// journal.Program that the journal's Replay drives.
 type replay struct {
+	s       *Session
 	f       *os.File
-	r       *journal.Reader
+	rp      *journal.Replay
+	in      *journal.Input // the frame running: its packets and challenges
 	path    string
-	rec     journal.Record
-	frames  int           // frames replayed
-	cur     journal.Frame // the frame running
 	t0      time.Duration // the first frame's client time
 	base    time.Duration // real-speed play: the window's time at the first frame
-	started bool
-	done    bool
-	err     error // why it stopped early: a divergence or a damaged file
-}
-
-// Divergence is a replay that did not reproduce its journal: the first
-// frame whose state differs from the recorded one.
-type Divergence struct {
-	Frame  int           // the frame, counted from 0
-	Time   time.Duration // its client time
-	Side   journal.Side  // the engine whose state differs
-	Detail string        // what differs: the hashes, the fields
-}
-
-func (d *Divergence) Error() string {
-	return fmt.Sprintf("journal: replay diverged at frame %d (time %v) on the %v: %s", d.Frame, d.Time, d.Side, d.Detail)
+	ran     bool          // a frame ran: t0 is set
+	started bool          // real-speed play began: base is set
+	done    bool          // it ended, and its file is closed
 }
 
 // Recording returns the path of the journal being recorded, or "".
@@ -253,13 +224,13 @@ func (s *Session) setClientHooks() {
 		s.c.SetJournalHooks(client.JournalHooks{
 			Source: func(buf []byte) (int, netip.AddrPort, time.Duration, bool) {
 				if rp := s.jn.rp; rp != nil {
-					return rp.packetAt(journal.Client, buf)
+					return rp.in.Packet(journal.Client, buf)
 				}
 				return 0, netip.AddrPort{}, 0, false
 			},
 			Challenge: func(n int32) int32 {
-				if rp := s.jn.rp; rp != nil && rp.expect(journal.KindChallenge, journal.Client) {
-					return rp.rec.Challenge
+				if rp := s.jn.rp; rp != nil {
+					return rp.in.Challenge(n)
 				}
 				return n
 			},
@@ -298,7 +269,8 @@ func (s *Session) journalBegin(now time.Duration, srvTime int32, cmd bg.UserCmd,
 // Conn (recorded), or from the journal being replayed.
 func (s *Session) pollServer() (int, netip.AddrPort, bool) {
 	if rp := s.jn.rp; rp != nil {
-		return rp.packet(journal.Server, s.pkt)
+		n, from, _, ok := rp.in.Packet(journal.Server, s.pkt)
+		return n, from, ok
 	}
 	n, from, ok := s.srvConn.poll(s.pkt)
 	if ok && s.jn.rec != nil {
@@ -307,54 +279,36 @@ func (s *Session) pollServer() (int, netip.AddrPort, bool) {
 	return n, from, ok
 }
 
-// journalServer records, or checks, the server's hash after its frame.
+// journalServer records the server's hash, and its players and
+// entities, after its frame. (A replay compares them after the whole
+// frame: replay.ServerHash.)
 func (s *Session) journalServer() {
-	if s.jn.rec == nil && s.jn.rp == nil {
+	rec := s.jn.rec
+	if rec == nil {
 		return
 	}
-	h := serverHash(s.srv)
-	if rec := s.jn.rec; rec != nil {
-		s.record(rec.w.Hash(journal.Server, h))
-		if s.jn.rec != nil {
-			s.record(rec.w.ServerState(s.serverState()))
-		}
-		return
+	s.record(rec.w.Hash(journal.Server, serverHash(s.srv)))
+	if s.jn.rec != nil {
+		s.record(rec.w.ServerState(s.serverState()))
 	}
-	rp := s.jn.rp
-	want, ok := rp.expectHash(journal.Server)
-	if !ok || !rp.expect(journal.KindServerState, journal.Server) || want == h {
-		return
-	}
-	ft, _, _ := s.srv.FrameHash()
-	rp.diverge(journal.Server, fmt.Sprintf("game state hash %016x after the server frame of time %d, journal has %016x: %s",
-		h, ft, want, journal.DiffServerState(rp.rec.Server, s.serverState())))
 }
 
 // serverState returns the embedded server's players and entities after
 // its frame, in a ServerState the session reuses.
 func (s *Session) serverState() *journal.ServerState {
-	st := s.jn.srvState
-	if st == nil {
-		st = new(journal.ServerState)
-		s.jn.srvState = st
-		s.jn.addPlayer = func(num int, ps *bg.PlayerState) {
-			st.PlayerIn[num], st.Players[num] = true, *ps
-		}
-		s.jn.addEntity = func(es *bg.EntityState) {
-			if n := es.Number; n >= 0 && n < journal.MaxEntities {
-				st.EntityIn[n], st.Entities[n] = true, *es
-			}
-		}
+	if s.jn.srvState == nil {
+		s.jn.srvState = new(journal.ServerState)
 	}
-	st.Clear()
-	s.srv.GameStates(s.jn.addPlayer, s.jn.addEntity)
-	return st
+	s.jn.srvState.Collect(s.srv.GameStates)
+	return s.jn.srvState
 }
 
-// journalClient records, or checks, the client's predicted state after
-// its frame: its hash, and the whole state when there is a cgame.
+// journalClient records the client's predicted state after its frame:
+// its hash, and the whole state when there is a cgame. (A replay
+// compares them after the whole frame: replay.ClientState.)
 func (s *Session) journalClient() {
-	if s.jn.rec == nil && s.jn.rp == nil {
+	rec := s.jn.rec
+	if rec == nil {
 		return
 	}
 	cg := s.c.CGame()
@@ -362,45 +316,14 @@ func (s *Session) journalClient() {
 	if cg != nil {
 		h = predictedHash(cg)
 	}
-	if rec := s.jn.rec; rec != nil {
-		s.record(rec.w.Hash(journal.Client, h))
-		if cg != nil && s.jn.rec != nil {
-			s.record(rec.w.PlayerState(&cg.Predicted))
-		}
-		if s.jn.rec != nil {
-			// Every frame reaches the file: a journal of a session that
-			// crashed replays up to its last frame.
-			s.record(rec.w.Flush())
-		}
-		return
+	s.record(rec.w.Hash(journal.Client, h))
+	if cg != nil && s.jn.rec != nil {
+		s.record(rec.w.PlayerState(&cg.Predicted))
 	}
-	rp := s.jn.rp
-	if rp.err == nil && rp.challengeLeft() {
-		rp.diverge(journal.Client, "the journal has a client challenge the replay did not draw")
-	}
-	want, ok := rp.expectHash(journal.Client)
-	if !ok {
-		return
-	}
-	detail := ""
-	if want != h {
-		detail = fmt.Sprintf("predicted player state hash %016x, journal has %016x", h, want)
-	}
-	if cg != nil {
-		if !rp.expect(journal.KindPlayerState, 0) {
-			return
-		}
-		if rp.rec.PS != cg.Predicted {
-			if detail == "" {
-				detail = "predicted player state differs"
-			}
-			if f := diffPlayerState(&rp.rec.PS, &cg.Predicted); f != "" {
-				detail += ": " + f
-			}
-		}
-	}
-	if detail != "" {
-		rp.diverge(journal.Client, detail)
+	if s.jn.rec != nil {
+		// Every frame reaches the file: a journal of a session that
+		// crashed replays up to its last frame.
+		s.record(rec.w.Flush())
 	}
 }
 
@@ -410,7 +333,8 @@ func (s *Session) journalClient() {
 // embedded server and the client engine are rebuilt from its seeds and
 // cvars, over connections that lead nowhere. Frame then plays it at the
 // speed it was recorded; ReplayStep and ReplayAll run it as fast as
-// they can.
+// they can. The replay is common/journal's (journal.Replay), with the
+// session as its Program.
 func (s *Session) PlayJournal(path string) error {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		p, err := JournalPath(JournalDir(s.dataDir), path)
@@ -423,43 +347,38 @@ func (s *Session) PlayJournal(path string) error {
 	if err != nil {
 		return err
 	}
-	r, err := journal.NewReader(f)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	rp := &replay{f: f, r: r, path: path}
-	if err := r.Next(&rp.rec); err != nil || rp.rec.Kind != journal.KindStart {
-		f.Close()
-		if err == nil || err == io.EOF {
-			err = fmt.Errorf("journal: offset %d: a journal begins with a start record", rp.rec.Offset)
+	jr, err := journal.NewReader(f)
+	if err == nil {
+		var jrp *journal.Replay
+		if jrp, err = journal.NewReplay(jr); err == nil {
+			return s.playJournal(f, path, jrp)
 		}
-		return fmt.Errorf("%s: %w", path, err)
 	}
-	st := rp.rec.Start
+	f.Close()
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// playJournal replays the journal open in f, whose start rp has read.
+func (s *Session) playJournal(f *os.File, path string, jrp *journal.Replay) error {
+	st := jrp.Start()
 	if !st.ClientAddr.IsValid() {
+		f.Close()
 		return fmt.Errorf("journal: %s is a dedicated server's journal (it has no client); replay it with the server: +set journal 2 +set journal_file %s", path, path)
 	}
 	s.Disconnect() // the journal opens: leave the game for it
 	s.jn.played = true
-	for {
-		rec, err := r.Peek()
-		if err != nil || rec.Kind != journal.KindCvar {
-			break
-		}
-		_ = r.Next(&rp.rec)
-		s.replayCvar(rp.rec.Name, rp.rec.Value)
-	}
-	s.seed = st.ClientSeed
-	s.jn.rp = rp
-	if err := s.startServer(st.Map, newNullConn(st.ServerAddr, s.jn.sent), newNullConn(st.ClientAddr, s.jn.sent), netip.AddrPort{}, st.ServerSeed); err != nil {
-		s.closeReplay()
+	rp := &replay{s: s, f: f, rp: jrp, path: path}
+	in, err := jrp.Begin(rp)
+	if err != nil {
+		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if rp.err != nil {
-		err := rp.err
-		s.Disconnect()
-		return err
+	rp.in = in
+	s.seed = st.ClientSeed
+	s.jn.rp = rp
+	if err := s.startServer(st.Map, journal.NewNullConn(st.ServerAddr, s.jn.sent), journal.NewNullConn(st.ClientAddr, s.jn.sent), netip.AddrPort{}, st.ServerSeed); err != nil {
+		s.closeReplay()
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	fmtLine(s.stderr, "journal: replaying %s (map %s)", path, st.Map)
 	return nil
@@ -485,26 +404,6 @@ func (s *Session) AddJournalCommands(t *console.Table) {
 	})
 }
 
-// noReplayCvars are the cvars a replay keeps its own values of: the
-// journal's own, where files are, and the LAN port.
-var noReplayCvars = [...]string{"journal", "journal_file", "fs_homepath", "net_port", "net_ip", "sv_configdir", "sv_mapdir"}
-
-// replayCvar gives a cvar the value it had when the journal started.
-func (s *Session) replayCvar(name, value string) {
-	for _, n := range noReplayCvars {
-		if strings.EqualFold(n, name) {
-			return
-		}
-	}
-	c := s.t.Get(name)
-	if c == nil || c.Value() == value {
-		return
-	}
-	if err := s.t.ForceSet(name, value); err != nil {
-		fmtLine(s.stderr, "journal: %v", err)
-	}
-}
-
 // Replaying reports whether a journal is being replayed (and has not
 // ended).
 func (s *Session) Replaying() bool { return s.jn.rp != nil && !s.jn.rp.done }
@@ -515,7 +414,7 @@ type ReplayStatus struct {
 	Path   string // the journal
 	Frames int    // frames replayed so far
 	Done   bool   // it ended: at the journal's end, or at Err
-	Err    error  // why it stopped early (a *Divergence, a damaged file); nil if it ran to the end
+	Err    error  // why it stopped early (a *journal.Divergence, a damaged file); nil if it ran to the end
 }
 
 // Replay returns the status of the journal replay of this game, if one
@@ -525,68 +424,27 @@ func (s *Session) Replay() (ReplayStatus, bool) {
 	if rp == nil {
 		return ReplayStatus{}, false
 	}
-	return ReplayStatus{Path: rp.path, Frames: rp.frames, Done: rp.done, Err: rp.err}, true
+	return ReplayStatus{Path: rp.path, Frames: rp.rp.Frames(), Done: rp.done, Err: rp.rp.Err()}, true
 }
 
 // ReplayStep runs the next recorded frame, after the console lines and
-// cvar changes that preceded it, and checks the hashes. more is false at the end of the
-// journal or when the replay stopped; err then says why it stopped
-// early: a *Divergence, or a damaged journal (a *journal.Error).
+// cvar changes that preceded it, and checks the hashes. more is false at
+// the end of the journal or when the replay stopped; err then says why
+// it stopped early: a *journal.Divergence, or a damaged journal (a
+// *journal.Error).
 func (s *Session) ReplayStep() (more bool, err error) {
 	rp := s.jn.rp
 	if rp == nil {
 		return false, errors.New("session: no journal is replaying")
 	}
 	if rp.done {
-		return false, rp.err
+		return false, rp.rp.Err()
 	}
-	for {
-		rec, err := rp.r.Peek()
-		if err == io.EOF {
-			s.endReplay()
-			return false, nil
-		}
-		if err != nil {
-			rp.err = err
-			s.endReplay()
-			return false, err
-		}
-		if rec.Kind != journal.KindConsole && rec.Kind != journal.KindCvar {
-			break
-		}
-		_ = rp.r.Next(&rp.rec)
-		if rp.rec.Kind == journal.KindCvar {
-			s.replayCvar(rp.rec.Name, rp.rec.Value)
-			continue
-		}
-		line := rp.rec.Value
-		s.t.ExecuteIsolated(line)
-		if s.jn.rp != rp {
-			// The line left the game (disconnect, a demo), as it ended
-			// the recording.
-			fmtLine(s.stderr, "journal: %s: %d frames replayed, every hash as recorded, up to %q", rp.path, rp.frames, line)
-			return false, nil
-		}
-	}
-	if !rp.expect(journal.KindFrame, 0) {
+	more, err = rp.rp.Step()
+	if !more && s.jn.rp == rp {
 		s.endReplay()
-		return false, rp.err
 	}
-	rp.cur = rp.rec.Frame
-	if rp.frames == 0 {
-		rp.t0 = rp.cur.ClientTime
-	}
-	if !rp.expect(journal.KindUserCmd, 0) {
-		s.endReplay()
-		return false, rp.err
-	}
-	s.frame(rp.cur.ClientTime, rp.rec.Cmd, rp.cur.Flags&journal.FlagScores != 0)
-	if rp.err != nil {
-		s.endReplay()
-		return false, rp.err
-	}
-	rp.frames++
-	return true, nil
+	return more, err
 }
 
 // ReplayAll runs the rest of the journal as fast as it can and returns
@@ -599,7 +457,7 @@ func (s *Session) ReplayAll() (frames int, err error) {
 			if rp == nil {
 				return 0, err
 			}
-			return rp.frames, err
+			return rp.rp.Frames(), err
 		}
 	}
 }
@@ -612,7 +470,7 @@ func (s *Session) replayFrame(now time.Duration) {
 	if !rp.started {
 		rp.started, rp.base = true, now
 	}
-	for !rp.done && (rp.frames == 0 || rp.cur.ClientTime-rp.t0 < now-rp.base) {
+	for !rp.done && (!rp.ran || rp.in.Frame.ClientTime-rp.t0 < now-rp.base) {
 		if more, _ := s.ReplayStep(); !more {
 			break
 		}
@@ -627,10 +485,10 @@ func (s *Session) endReplay() {
 		return
 	}
 	rp.done = true
-	if rp.err != nil {
-		fmtLine(s.stderr, "%v", rp.err)
+	if err := rp.rp.Err(); err != nil {
+		fmtLine(s.stderr, "%v", err)
 	} else {
-		fmtLine(s.stderr, "journal: %s: %d frames replayed, every hash as recorded", rp.path, rp.frames)
+		fmtLine(s.stderr, "journal: %s: %d frames replayed, every hash as recorded", rp.path, rp.rp.Frames())
 	}
 	rp.f.Close()
 }
@@ -650,100 +508,71 @@ func (s *Session) closeReplay() {
 // the recorded one in a replay.
 func (s *Session) serverTime(now time.Duration) int32 {
 	if rp := s.jn.rp; rp != nil {
-		return rp.cur.ServerTime
+		return rp.in.Frame.ServerTime
 	}
 	return int32((now - s.srvBase) / time.Millisecond)
 }
 
-// expect reads the next record, which must be of kind k (and side, for
-// packets and hashes); anything else stops the replay.
-func (rp *replay) expect(k journal.Kind, side journal.Side) bool {
-	if rp.err != nil {
-		return false
+// SetCvar gives a cvar its recorded value (journal.Program).
+func (rp *replay) SetCvar(name, value string) {
+	s := rp.s
+	if c := s.t.Get(name); c == nil || c.Value() == value {
+		return
 	}
-	if err := rp.r.Next(&rp.rec); err != nil {
-		if err == io.EOF {
-			err = fmt.Errorf("journal: ends inside frame %d, where a %v record is due", rp.frames, k)
-		}
-		rp.err = err
-		return false
+	if err := s.t.ForceSet(name, value); err != nil {
+		fmtLine(s.stderr, "journal: %v", err)
 	}
-	if rp.rec.Kind != k || (k == journal.KindHash && rp.rec.Side != side) {
-		rp.diverge(side, fmt.Sprintf("the journal has a %v record at offset %d where the replay has a %v", rp.rec.Kind, rp.rec.Offset, k))
+}
+
+// Console runs a line recorded between frames; it reports false when
+// the line left the game (disconnect, a demo), as it ended the
+// recording (journal.Program).
+func (rp *replay) Console(line string) bool {
+	s := rp.s
+	s.t.ExecuteIsolated(line)
+	if s.jn.rp != rp {
+		fmtLine(s.stderr, "journal: %s: %d frames replayed, every hash as recorded, up to %q", rp.path, rp.rp.Frames(), line)
 		return false
 	}
 	return true
 }
 
-// expectHash reads the next record, side's hash.
-func (rp *replay) expectHash(side journal.Side) (uint64, bool) {
-	if !rp.expect(journal.KindHash, side) {
-		return 0, false
+// Frame runs one recorded frame through the same code as a live one;
+// the engines read the frame's packets and challenges from in
+// (journal.Program).
+func (rp *replay) Frame(in *journal.Input) {
+	if !rp.ran {
+		rp.ran, rp.t0 = true, in.Frame.ClientTime
 	}
-	return rp.rec.Hash, true
+	rp.s.frame(in.Frame.ClientTime, in.Cmd, in.Frame.Flags&journal.FlagScores != 0)
 }
 
-// diverge stops the replay at the current frame.
-func (rp *replay) diverge(side journal.Side, detail string) {
-	if rp.err == nil {
-		rp.err = &Divergence{Frame: rp.frames, Time: rp.cur.ClientTime, Side: side, Detail: detail}
+// ServerHash returns the embedded server's game hash after the frame:
+// recorded after every frame (journal.Program).
+func (rp *replay) ServerHash() (uint64, int32, bool) {
+	srv := rp.s.srv
+	if srv == nil {
+		return 0, 0, false
 	}
+	ft, h, _ := srv.FrameHash()
+	return h, ft, true
 }
 
-// packet returns the next recorded packet of side, if it is the next
-// record.
-func (rp *replay) packet(side journal.Side, buf []byte) (int, netip.AddrPort, bool) {
-	n, from, _, ok := rp.packetAt(side, buf)
-	return n, from, ok
-}
+// ServerState returns the embedded server's players and entities
+// (journal.Program).
+func (rp *replay) ServerState(st *journal.ServerState) { st.Collect(rp.s.srv.GameStates) }
 
-func (rp *replay) packetAt(side journal.Side, buf []byte) (int, netip.AddrPort, time.Duration, bool) {
-	if rp.err != nil {
-		return 0, netip.AddrPort{}, 0, false
+// ClientState returns the client's predicted player state after the
+// frame, where a recording records it: when the client engine ran, not
+// a demo (journal.Program).
+func (rp *replay) ClientState() (uint64, *bg.PlayerState, bool) {
+	s := rp.s
+	if s.c == nil || s.pb != nil {
+		return 0, nil, false
 	}
-	rec, err := rp.r.Peek()
-	if err != nil || rec.Kind != journal.KindPacket || rec.Side != side {
-		return 0, netip.AddrPort{}, 0, false
+	cg := s.c.CGame()
+	if cg == nil {
+		return 0, nil, true
 	}
-	_ = rp.r.Next(&rp.rec)
-	n := copy(buf, rp.rec.Data)
-	return n, rp.rec.From, rp.rec.At, true
-}
-
-// challengeLeft reports whether the next record is a client challenge.
-func (rp *replay) challengeLeft() bool {
-	rec, err := rp.r.Peek()
-	return err == nil && rec.Kind == journal.KindChallenge
-}
-
-// nullConn is a connection with nothing at the other end: reads wait
-// for Close, writes vanish. A replay's engines talk through it.
-type nullConn struct {
-	local  netip.AddrPort
-	closed chan struct{}
-	once   sync.Once
-	sent   func(from, to netip.AddrPort, p []byte) // nil, or a test's
-}
-
-func newNullConn(local netip.AddrPort, sent func(from, to netip.AddrPort, p []byte)) *nullConn {
-	return &nullConn{local: local, closed: make(chan struct{}), sent: sent}
-}
-
-func (c *nullConn) ReadFrom([]byte) (int, netip.AddrPort, error) {
-	<-c.closed
-	return 0, netip.AddrPort{}, net.ErrClosed
-}
-
-func (c *nullConn) WriteTo(p []byte, to netip.AddrPort) error {
-	if c.sent != nil {
-		c.sent(c.local, to, p)
-	}
-	return nil
-}
-
-func (c *nullConn) LocalAddr() netip.AddrPort       { return c.local }
-func (c *nullConn) SetReadDeadline(time.Time) error { return nil }
-func (c *nullConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
-	return nil
+	return predictedHash(cg), &cg.Predicted, true
 }
