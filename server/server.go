@@ -512,7 +512,7 @@ func (s *Server) Frame(now int32) {
 		s.svs.residual += elapsed
 	}
 	if s.svs.residual > MaxFrameCatchUp+s.frameMsec() {
-		s.logf("server: hitch of %d ms, dropping %d ms", s.svs.residual, s.svs.residual-MaxFrameCatchUp)
+		s.logf("hitch of %d ms, dropping %d ms", s.svs.residual, s.svs.residual-MaxFrameCatchUp)
 		s.svs.residual = MaxFrameCatchUp
 	}
 	ran := false

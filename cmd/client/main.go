@@ -44,6 +44,7 @@ import (
 	"tremor/client/browser"
 	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
+	"tremor/cmd/client/internal/route"
 	"tremor/cmd/client/internal/session"
 	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
@@ -75,7 +76,11 @@ func run(args []string, stderr io.Writer) int {
 	}
 	t := console.NewTable()
 	sb := console.NewScrollback(console.DefaultScrollback)
-	t.SetOutput(io.MultiWriter(stderr, sb))
+	// Every print reaches standard error and the console's scrollback,
+	// and with it the notify lines: the table's, the session's
+	// (cg_showmiss, journal, demo) and the embedded server's log.
+	out := io.MultiWriter(stderr, sb)
+	t.SetOutput(out)
 	t.SetFS(execFS())
 	t.Register(session.Cvars...)
 	t.Register(netCvars...)
@@ -95,7 +100,7 @@ func run(args []string, stderr io.Writer) int {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), cfg: cfg, sb: sb}
-	g.sess = session.New(t, stderr, binary.LittleEndian.Uint64(b[:])|1)
+	g.sess = session.New(t, out, binary.LittleEndian.Uint64(b[:])|1)
 	if cfg != nil {
 		g.sess.SetDataDir(cfg.m.Dir())
 	}
@@ -118,6 +123,9 @@ func run(args []string, stderr io.Writer) int {
 	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor}
 	g.openNetwork(&mcfg)
 	g.menu = menu.New(t, mcfg)
+	g.con = route.NewConsole(t, sb)
+	g.chat = route.NewChat(t)
+	g.router = g.newRouter()
 	g.lagometer = t.Get("cg_lagometer")
 	g.netgraph = t.Get("cg_netgraph")
 	g.ovl = draw.NewOverlays()
@@ -155,7 +163,7 @@ func run(args []string, stderr io.Writer) int {
 	ebiten.SetWindowTitle("Tremor")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetTPS(t.Get("com_maxfps").Int())
+	g.setMaxFPS(t.Get("com_maxfps").Int())
 	ebiten.SetVsyncEnabled(t.Get("r_vsync").Bool())
 	ebiten.SetFullscreen(t.Get("r_fullscreen").Bool())
 	ebiten.SetCursorShape(ebiten.CursorShapeCrosshair)
@@ -200,18 +208,14 @@ type game struct {
 	showSnapBox, showGhosts, showInterp, showFieldBits *console.Cvar
 	unlag                                              draw.Unlagged // cg_showUnlagged's labels
 
-	// The drop-down console and the chat field (messagemode).
-	sb       *console.Scrollback
-	prompt   console.Prompt
-	conOpen  bool
-	conFrac  float64
-	chat     console.Prompt
-	chatOpen bool
-	chars    []rune // typed this frame
-	keyBuf   []ebiten.Key
-	mouseX   int
-	mouseY   int
-	mouseSet bool // mouseX, mouseY hold a position read (the first one is no motion)
+	// The drop-down console and the chat field (messagemode), and who
+	// has the keyboard (keyboard.go).
+	sb      *console.Scrollback
+	con     *route.Console
+	conFrac float64
+	chat    *route.Chat
+	router  *route.Router
+	events  []route.Event // this frame's
 
 	frame   draw.Frame
 	start   time.Time
@@ -231,6 +235,8 @@ type game struct {
 	follow     int32     // the demo camera: followRecorder, followFree or a client number
 	freeCam    [2]float64
 	scaler     *frametime.Scaler
+	maxFPS     int             // com_maxfps
+	pacer      frametime.Pacer // holds frames to maxFPS (pacing.go)
 	rscale     *console.Cvar // r_scale
 	updateTook time.Duration
 
@@ -274,8 +280,7 @@ func (g *game) addCommands() {
 	})
 	t.AddCommand("messagemode", "type a chat line (Enter sends it, Escape drops it)", func(*cmdargs.Args) {
 		if g.sess.Client() != nil {
-			g.chatOpen = true
-			g.chat.Clear()
+			g.chat.Open()
 		}
 	})
 	t.AddCommand("toggleconsole", "open or close the console", func(*cmdargs.Args) { g.toggleConsole() })
@@ -324,9 +329,10 @@ func (g *game) addCompleters() {
 			return out
 		}
 	}
-	g.prompt.SetArgCompleter("map", byPrefix(arenas.Names()))
-	g.prompt.SetArgCompleter("bind", byPrefix(keys.Names()))
-	g.prompt.SetArgCompleter("unbind", byPrefix(keys.Names()))
+	p := &g.con.Prompt
+	p.SetArgCompleter("map", byPrefix(arenas.Names()))
+	p.SetArgCompleter("bind", byPrefix(keys.Names()))
+	p.SetArgCompleter("unbind", byPrefix(keys.Names()))
 }
 
 // watchCvars makes the display cvars take effect at once.
@@ -335,7 +341,7 @@ func (g *game) watchCvars() {
 	for _, d := range session.Cvars {
 		switch d.Name {
 		case "com_maxfps":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetTPS(c.Int()) })
+			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.setMaxFPS(c.Int()) })
 		case "r_vsync":
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetVsyncEnabled(c.Bool()) })
 		case "r_fullscreen":
@@ -355,6 +361,7 @@ func (g *game) watchCvars() {
 
 // Update runs one client frame: keys, console, engine, cgame (Com_Frame).
 func (g *game) Update() error {
+	g.pace()
 	began := time.Now()
 	g.now = int32(time.Since(g.start).Milliseconds())
 	g.sb.SetTime(int64(g.now))
@@ -363,7 +370,7 @@ func (g *game) Update() error {
 			// Keys released while another window has the keyboard
 			// would stay down.
 			g.km.releaseAll()
-			g.binds.ReleaseAll(g.now)
+			g.router.ReleaseAll(g.now)
 		}
 		g.focused = focused
 	}
@@ -376,14 +383,14 @@ func (g *game) Update() error {
 		return g.classroomUpdate(began)
 	}
 	g.menu.SetInGame(g.sess.Active() != nil)
-	g.in.Talk = g.conOpen || g.chatOpen
+	g.in.Talk = g.con.Active() || g.chat.Active()
 
 	var ps *bg.PlayerState
 	if cg := g.sess.Active(); cg != nil {
 		ps = &cg.Predicted
 	}
 	var aimX, aimY float64
-	if !g.menu.IsOpen() && !g.conOpen {
+	if !g.menu.IsOpen() && !g.con.Active() {
 		mx, my := ebiten.CursorPosition()
 		lx, ly := g.r.LocalScreen()
 		aimX, aimY = float64(mx)-lx, float64(my)-ly
@@ -496,7 +503,7 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 		if s := g.rscale.Float(); s > 0 {
 			g.r.SetRenderScale(s)
 		} else {
-			g.scaler.Frame(interval, time.Second/time.Duration(max(1, ebiten.TPS())))
+			g.scaler.Frame(interval, time.Second/time.Duration(max(1, g.maxFPS)))
 			g.r.SetRenderScale(g.scaler.Scale())
 		}
 	}

@@ -113,7 +113,10 @@ func (s *Session) Engine() *client.Client {
 }
 
 // New returns a session whose cvars are in t (registered from Cvars),
-// logging to stderr; seed makes the qport reproducible.
+// printing to stderr, where the window passes its console (standard
+// error and the scrollback, as t's output): cg_showmiss's lines, the
+// journal's and demos' messages, and the embedded server's log, each
+// line prefixed "server: "; seed makes the qport reproducible.
 //
 // The embedded server's cvars are declared in t (server.DeclareCvars)
 // if they are not yet.
