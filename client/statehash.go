@@ -26,9 +26,9 @@ type HashStats struct {
 	Unchecked uint64
 	// Divergences counts the checks that failed.
 	Divergences uint64
-	// First and Last are the first and the latest divergence (zero
+	// First and Last are the first and the latest mismatch (zero
 	// while Divergences is 0).
-	First, Last proto.Divergence
+	First, Last proto.SnapshotMismatch
 	// Game is the server game's state hash of the latest checked
 	// snapshot, at GameTime (the snapshot's server time).
 	Game     uint64
@@ -95,9 +95,9 @@ func (c *Client) checkStateHash(sh *proto.StateHash) {
 
 // hashDivergence returns and clears the divergence found in the message
 // just parsed, for demo playback.
-func (c *Client) hashDivergence() (proto.Divergence, bool) {
+func (c *Client) hashDivergence() (proto.SnapshotMismatch, bool) {
 	if !c.hash.diverged {
-		return proto.Divergence{}, false
+		return proto.SnapshotMismatch{}, false
 	}
 	c.hash.diverged = false
 	return c.hash.stats.Last, true

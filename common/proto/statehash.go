@@ -198,9 +198,11 @@ func ReadStateHash(r *msg.Reader, sh *StateHash) {
 	}
 }
 
-// Divergence says where a snapshot a client decoded differs from the one
-// the server built, as a StateHash shows it.
-type Divergence struct {
+// SnapshotMismatch says where a snapshot a client decoded differs from
+// the one the server built, as a StateHash shows it: a fault of the
+// snapshot codec, found live. (A journal replay that computes another
+// state than the recorded run is a journal.Divergence, another thing.)
+type SnapshotMismatch struct {
 	ServerTime int32
 	// Entity is the number of the entity that differs, -1 for the player
 	// state, -2 for an entity list that differs where no entity can be
@@ -214,7 +216,7 @@ type Divergence struct {
 }
 
 // String describes d in one line, as logs and reports show it.
-func (d Divergence) String() string {
+func (d SnapshotMismatch) String() string {
 	var where string
 	switch d.Entity {
 	case -1:
@@ -232,14 +234,14 @@ func (d Divergence) String() string {
 
 // CheckStateHash compares sent, the server's hashes of a snapshot, with
 // the snapshot the client decoded, ps and ents; mine is scratch space
-// for the client's own hashes. It reports the first divergence: the
+// for the client's own hashes. It reports the first mismatch: the
 // player state before the entities; with detail, the first entity of the
 // list whose row hash differs (or, when the lists differ in length, the
 // first position where they do) and the first field whose column hash
 // differs. It allocates nothing.
-func CheckStateHash(sent *StateHash, ps *bg.PlayerState, ents []bg.EntityState, mine *StateHash) (Divergence, bool) {
+func CheckStateHash(sent *StateHash, ps *bg.PlayerState, ents []bg.EntityState, mine *StateHash) (SnapshotMismatch, bool) {
 	mine.Compute(ps, ents, sent.Detail)
-	d := Divergence{ServerTime: sent.ServerTime}
+	d := SnapshotMismatch{ServerTime: sent.ServerTime}
 	if mine.PlayerState != sent.PlayerState {
 		d.Entity = -1
 		if sent.Detail && sent.NumPS == mine.NumPS {
@@ -253,7 +255,7 @@ func CheckStateHash(sent *StateHash, ps *bg.PlayerState, ents []bg.EntityState, 
 		return d, true
 	}
 	if mine.Entities == sent.Entities && mine.NumEntities == sent.NumEntities {
-		return Divergence{}, false
+		return SnapshotMismatch{}, false
 	}
 	d.Entity = -2
 	if !sent.Detail {

@@ -63,22 +63,22 @@ func TestCheckStateHashNames(t *testing.T) {
 	tests := []struct {
 		name    string
 		change  func(*bg.PlayerState, *[]bg.EntityState)
-		want    Divergence
-		summary Divergence
+		want    SnapshotMismatch
+		summary SnapshotMismatch
 	}{
 		{"player origin", func(p *bg.PlayerState, _ *[]bg.EntityState) { p.Origin.Y++ },
-			Divergence{1000, -1, "Origin.Y", 3201}, Divergence{1000, -1, "", 0}},
+			SnapshotMismatch{1000, -1, "Origin.Y", 3201}, SnapshotMismatch{1000, -1, "", 0}},
 		{"player stat", func(p *bg.PlayerState, _ *[]bg.EntityState) { p.Stats[bg.StatHealth] = 7 },
-			Divergence{1000, -1, "Stats[0]", 7}, Divergence{1000, -1, "", 0}},
+			SnapshotMismatch{1000, -1, "Stats[0]", 7}, SnapshotMismatch{1000, -1, "", 0}},
 		{"entity weapon", func(_ *bg.PlayerState, e *[]bg.EntityState) { (*e)[1].Weapon = bg.WPGauntlet },
-			Divergence{1000, 5, "Weapon", bg.WPGauntlet}, Divergence{1000, -2, "", 0}},
+			SnapshotMismatch{1000, 5, "Weapon", bg.WPGauntlet}, SnapshotMismatch{1000, -2, "", 0}},
 		{"missile delta", func(_ *bg.PlayerState, e *[]bg.EntityState) { (*e)[2].Pos.Delta.X = -1 },
-			Divergence{1000, 70, "Pos.Delta.X", -1}, Divergence{1000, -2, "", 0}},
+			SnapshotMismatch{1000, 70, "Pos.Delta.X", -1}, SnapshotMismatch{1000, -2, "", 0}},
 		{"extra entity", func(_ *bg.PlayerState, e *[]bg.EntityState) {
 			*e = append(*e, bg.EntityState{Number: 80})
-		}, Divergence{1000, 80, "Number", 80}, Divergence{1000, -2, "", 0}},
+		}, SnapshotMismatch{1000, 80, "Number", 80}, SnapshotMismatch{1000, -2, "", 0}},
 		{"missing entity", func(_ *bg.PlayerState, e *[]bg.EntityState) { *e = (*e)[:2] },
-			Divergence{1000, -2, "", 0}, Divergence{1000, -2, "", 0}},
+			SnapshotMismatch{1000, -2, "", 0}, SnapshotMismatch{1000, -2, "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestCheckStateHashNames(t *testing.T) {
 			}
 		})
 	}
-	if got := (Divergence{1000, 70, "Pos.Delta.X", -1}).String(); got != "server time 1000: entity 70 field Pos.Delta.X differs (client has -1)" {
+	if got := (SnapshotMismatch{1000, 70, "Pos.Delta.X", -1}).String(); got != "server time 1000: entity 70 field Pos.Delta.X differs (client has -1)" {
 		t.Errorf("String = %q", got)
 	}
 }
