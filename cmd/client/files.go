@@ -41,12 +41,14 @@ func localMapDir(cfg *config) (string, bool) {
 	return filepath.Join(cfg.m.Dir(), "maps"), true
 }
 
-// addFileCommands adds screenshot, the demo commands and the journal's.
+// addFileCommands adds screenshot, condump, the demo commands and the
+// journal's.
 func (g *game) addFileCommands() {
 	t := g.t
 	client.AddRecordCommands(t, g.sess.DataDir(), g.sess.Client)
 	client.AddPlaybackCommands(t, g.sess.Playback)
 	g.sess.AddJournalCommands(t)
+	g.sess.AddCondump(t, g.sb)
 	t.AddCommand("screenshot", "save the next frame: screenshot [FILE.png]", func(a *cmdargs.Args) {
 		name := "screenshot.png"
 		if a.Argc() > 1 {
