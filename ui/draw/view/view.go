@@ -39,21 +39,54 @@ func (c *Camera) Follow(x, y, dt float64) {
 }
 
 // View maps world pixels to screen pixels: a camera centre, a scale and
-// the screen size.
+// the viewport the world is shown in, W×H pixels with its top-left
+// corner at (X0, Y0) of the screen (the whole screen when X0 and Y0 are
+// 0 and W×H is its size; one pane of the classroom view otherwise).
 type View struct {
 	CX, CY float64 // camera centre, world pixels
 	Scale  float64 // screen pixels per world pixel
-	W, H   float64 // screen size
+	W, H   float64 // viewport size
+	X0, Y0 float64 // viewport's top-left corner on the screen
 }
 
 // ToScreen converts world pixels to screen pixels.
 func (v View) ToScreen(x, y float64) (sx, sy float64) {
-	return (x-v.CX)*v.Scale + v.W/2, (y-v.CY)*v.Scale + v.H/2
+	return (x-v.CX)*v.Scale + v.W/2 + v.X0, (y-v.CY)*v.Scale + v.H/2 + v.Y0
 }
 
 // ToWorld converts screen pixels to world pixels.
 func (v View) ToWorld(sx, sy float64) (x, y float64) {
-	return (sx-v.W/2)/v.Scale + v.CX, (sy-v.H/2)/v.Scale + v.CY
+	return (sx-v.X0-v.W/2)/v.Scale + v.CX, (sy-v.Y0-v.H/2)/v.Scale + v.CY
+}
+
+// WorldRect returns the world pixels the viewport shows: its top-left
+// and bottom-right corners.
+func (v View) WorldRect() (x0, y0, x1, y1 float64) {
+	x0, y0 = v.ToWorld(v.X0, v.Y0)
+	x1, y1 = v.ToWorld(v.X0+v.W, v.Y0+v.H)
+	return x0, y0, x1, y1
+}
+
+// Clamp returns v with its centre moved as little as it takes to show
+// nothing outside a map of mapW×mapH world pixels: on an axis where the
+// viewport shows less than the map, the centre stops half a viewport
+// from the map's edges; on an axis where it shows more, the map is
+// centred. The scale is kept.
+func (v View) Clamp(mapW, mapH float64) View {
+	if v.Scale <= 0 || mapW <= 0 || mapH <= 0 {
+		return v
+	}
+	v.CX = clampAxis(v.CX, v.W/v.Scale, mapW)
+	v.CY = clampAxis(v.CY, v.H/v.Scale, mapH)
+	return v
+}
+
+// clampAxis keeps a centre c, seeing seen world pixels, inside [0, size].
+func clampAxis(c, seen, size float64) float64 {
+	if seen >= size {
+		return size / 2
+	}
+	return min(max(c, seen/2), size-seen/2)
 }
 
 // PointScreen converts a cgame position (units) to screen pixels.
