@@ -546,21 +546,30 @@ func (rp *Replay) ends(what string) error {
 	return fmt.Errorf("journal: ends inside frame %d, where %s is due", rp.frames, what)
 }
 
+// checkRan compares whether the program has side's state after the
+// frame (ok: it ran what) with whether the journal has side's hash (at
+// offset at).
+func (rp *Replay) checkRan(side Side, ok, recorded bool, at int64, what string) error {
+	switch {
+	case ok && !recorded && rp.exp.eof:
+		return rp.ends("a hash record")
+	case ok && !recorded:
+		return rp.diverge(side, rp.exp.frameAt, "the replay ran %s where the journal has no %v hash in this frame", what, side)
+	case !ok && recorded:
+		return rp.diverge(side, at, "the journal has a %v hash at offset %d where the replay ran no %v frame", side, at, side)
+	}
+	return nil
+}
+
 // checkServer compares the game's hash, naming the player or entity and
 // the field that differ when it is not the recorded one.
 func (rp *Replay) checkServer() error {
 	exp := &rp.exp
 	h, ft, ok := rp.p.ServerHash()
-	switch {
-	case ok && !exp.srvHash && exp.eof:
-		return rp.ends("a hash record")
-	case ok && !exp.srvHash:
-		return rp.diverge(Server, exp.frameAt, "the replay ran a server frame (time %d) where the journal has no game hash in this frame", ft)
-	case !ok && exp.srvHash:
-		return rp.diverge(Server, exp.srvAt, "the journal has a game hash at offset %d where the replay ran no server frame", exp.srvAt)
-	case !ok:
-		return nil
-	case h == exp.srv:
+	if err := rp.checkRan(Server, ok, exp.srvHash, exp.srvAt, fmt.Sprintf("a server frame (time %d)", ft)); err != nil || !ok {
+		return err
+	}
+	if h == exp.srv {
 		rp.hashes++
 		return nil
 	}
@@ -581,15 +590,10 @@ func (rp *Replay) checkServer() error {
 func (rp *Replay) checkClient() error {
 	exp := &rp.exp
 	h, ps, ok := rp.p.ClientState()
+	if err := rp.checkRan(Client, ok, exp.cliHash, exp.cliAt, "a client frame"); err != nil || !ok {
+		return err
+	}
 	switch {
-	case ok && !exp.cliHash && exp.eof:
-		return rp.ends("a hash record")
-	case ok && !exp.cliHash:
-		return rp.diverge(Client, exp.frameAt, "the replay ran a client frame where the journal has no client hash in this frame")
-	case !ok && exp.cliHash:
-		return rp.diverge(Client, exp.cliAt, "the journal has a client hash at offset %d where the replay ran no client frame", exp.cliAt)
-	case !ok:
-		return nil
 	case ps == nil && exp.psIn:
 		return rp.diverge(Client, exp.psAt, "the journal has a predicted player state at offset %d where the replay has no cgame", exp.psAt)
 	case ps != nil && !exp.psIn && exp.eof:

@@ -186,11 +186,7 @@ func record(t *testing.T, dedicated bool, linesBefore map[int]string) []byte {
 		if !dedicated {
 			must(w.UserCmd(in.Cmd))
 		}
-		for _, pk := range in.packets {
-			if pk.side == Server {
-				must(w.Packet(Server, pk.from, pk.at, in.data[pk.off:pk.end]))
-			}
-		}
+		writePackets(w, &in, Server)
 		for _, line := range in.lines {
 			must(w.Console(line))
 		}
@@ -200,11 +196,7 @@ func record(t *testing.T, dedicated bool, linesBefore map[int]string) []byte {
 			p.ServerState(&ss)
 			must(w.ServerState(&ss))
 		}
-		for _, pk := range in.packets {
-			if pk.side == Client {
-				must(w.Packet(Client, pk.from, pk.at, in.data[pk.off:pk.end]))
-			}
-		}
+		writePackets(w, &in, Client)
 		for _, c := range p.drawn {
 			must(w.Challenge(c))
 		}
@@ -215,6 +207,16 @@ func record(t *testing.T, dedicated bool, linesBefore map[int]string) []byte {
 	}
 	must(w.Flush())
 	return buf.Bytes()
+}
+
+// writePackets writes the packets of side in holds, as a recording
+// writes those its engine read.
+func writePackets(w *Writer, in *Input, side Side) {
+	for _, pk := range in.packets {
+		if pk.side == side {
+			_ = w.Packet(side, pk.from, pk.at, in.data[pk.off:pk.end]) // the Flush at the end reports an error
+		}
+	}
 }
 
 // edit returns the journal data with each record passed to keep, with
@@ -258,6 +260,17 @@ func edit(t *testing.T, data []byte, keep func(rec *Record, frame int) bool) []b
 	return buf.Bytes()
 }
 
+// later returns the journal data with frame's server time ms later.
+func later(t *testing.T, data []byte, frame int, ms int32) []byte {
+	t.Helper()
+	return edit(t, data, func(rec *Record, f int) bool {
+		if rec.Kind == KindFrame && f == frame {
+			rec.Frame.ServerTime += ms
+		}
+		return true
+	})
+}
+
 // TestReplay plays journals of a fake program, as recorded and edited,
 // through the one replay loop: a journal as recorded replays to its
 // end; an input changed, a changed program, a challenge drawn or not, an
@@ -274,8 +287,10 @@ func TestReplay(t *testing.T) {
 		side           Side
 		player, entity int
 		field          string
-		detail         string
+		detail         string // a part of it
 	}
+	const ms = time.Millisecond
+	dedicatedFake := func(f *fake) { f.dedicated = true }
 	tests := []struct {
 		name    string
 		data    []byte
@@ -286,144 +301,58 @@ func TestReplay(t *testing.T) {
 		errText string // another error, if one
 	}{
 		{name: "window client as recorded", data: window, frames: fakeFrames, hashes: fakeFrames},
-		{name: "dedicated server as recorded", data: dedicated, setup: func(f *fake) { f.dedicated = true },
-			frames: fakeFrames, hashes: fakeFrames / 2},
+		{name: "dedicated server as recorded", data: dedicated, setup: dedicatedFake, frames: fakeFrames, hashes: fakeFrames / 2},
 		{name: "a line left the game", data: left, frames: 6, hashes: 6},
-		{
-			name: "server packet changed",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				if rec.Kind == KindPacket && rec.Side == Server && frame == 2 {
-					rec.Data = append([]byte{99}, rec.Data[1:]...) // was 12
-				}
-				return true
-			}),
-			frames: 2, hashes: 2,
-			// 10, then 11 and 1, then 99 where the recording had 12.
-			div: &div{frame: 2, time: 32 * time.Millisecond, side: Server, player: -1, entity: 5, field: "EventParm",
-				detail: "entity 5: field EventParm is 121, journal has 34"},
-		},
-		{
-			name: "server packet from another port",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				if rec.Kind == KindPacket && rec.Side == Server && frame == 1 && rec.From.Port() == 6000 {
-					rec.From = netip.AddrPortFrom(rec.From.Addr(), 6001)
-				}
-				return true
-			}),
-			frames: 1, hashes: 1,
-			div: &div{frame: 1, time: 16 * time.Millisecond, side: Server, player: -1, entity: 5, field: "Pos.Base.X",
-				detail: "field Pos.Base.X is 6001, journal has 6000"},
-		},
-		{
-			name: "a server frame more",
-			data: edit(t, dedicated, func(rec *Record, frame int) bool {
-				if rec.Kind == KindFrame && frame == 3 {
-					rec.Frame.ServerTime += 50 // 200: a server frame where the recording ran none
-				}
-				return true
-			}),
-			setup:  func(f *fake) { f.dedicated = true },
-			frames: 3, hashes: 2,
-			div: &div{frame: 3, time: 200 * time.Millisecond, side: Server, player: -1, entity: -1,
-				detail: "the replay ran a server frame (time 200) where the journal has no game hash in this frame"},
-		},
-		{
-			name: "a server frame less",
-			data: edit(t, dedicated, func(rec *Record, frame int) bool {
-				if rec.Kind == KindFrame && frame == 4 {
-					rec.Frame.ServerTime += 50 // 250: no server frame where the recording ran one
-				}
-				return true
-			}),
-			setup:  func(f *fake) { f.dedicated = true },
-			frames: 4, hashes: 2,
-			div: &div{frame: 4, time: 250 * time.Millisecond, side: Server, player: -1, entity: -1,
-				detail: "where the replay ran no server frame"},
-		},
-		{
-			name: "server frame time moved",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				if rec.Kind == KindFrame && frame == 5 {
-					rec.Frame.ServerTime += 10
-				}
-				return true
-			}),
-			frames: 5, hashes: 5,
-			div: &div{frame: 5, time: 80 * time.Millisecond, side: Server, player: 0, entity: -1, field: "CommandTime",
-				detail: "client 0's player state: field CommandTime is 260, journal has 250"},
-		},
-		{
-			name: "usercmd changed",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				if rec.Kind == KindUserCmd && frame == 4 {
-					rec.Cmd.Buttons |= bg.ButtonAttack
-				}
-				return true
-			}),
-			frames: 4, hashes: 5,
-			div: &div{frame: 4, time: 64 * time.Millisecond, side: Client, player: 3, entity: -1, field: "WeaponTime",
-				detail: ": field WeaponTime is 100, journal has 0"},
-		},
-		{
-			name:   "program changed",
-			data:   window,
-			setup:  func(f *fake) { f.skew = 1 },
-			frames: 0, hashes: 0,
-			div: &div{frame: 0, side: Server, player: -1, entity: 5, field: "EventParm",
-				detail: "field EventParm is 11, journal has 10"},
-		},
-		{
-			name:   "challenge not drawn",
-			data:   window,
-			setup:  func(f *fake) { f.drawAt = nil },
-			frames: 4, hashes: 5,
-			div: &div{frame: 4, time: 64 * time.Millisecond, side: Client, player: -1, entity: -1,
-				detail: "the journal has a client challenge the replay did not draw"},
-		},
-		{
-			name:   "challenge drawn where none was",
-			data:   window,
-			setup:  func(f *fake) { f.drawAt = map[int]int32{4: 1, 6: 2} },
-			frames: 6, hashes: 7,
-			div: &div{frame: 6, time: 96 * time.Millisecond, side: Client, player: -1, entity: -1,
-				detail: "the replay drew a client challenge the journal does not have"},
-		},
-		{
-			name:   "client packets unread",
-			data:   window,
-			setup:  func(f *fake) { f.deaf = true },
-			frames: 0, hashes: 1,
-			div: &div{frame: 0, side: Client, player: -1, entity: -1,
-				detail: "the replay's client read 0 of the 1 packets the journal has it read in this frame"},
-		},
-		{
-			name:   "console line unread",
-			data:   dedicated,
-			setup:  func(f *fake) { f.dedicated, f.noLines = true, true },
-			frames: 2, hashes: 1,
-			div: &div{frame: 2, time: 100 * time.Millisecond, side: Server, player: -1, entity: -1,
-				detail: "the replay's server ran 0 of the 1 console lines the journal has in this frame"},
-		},
-		{
-			name: "cut before a hash",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				return frame < 7 || rec.Kind == KindFrame || rec.Kind == KindUserCmd ||
-					rec.Kind == KindPacket && rec.Side == Server
-			}),
-			frames: 7, hashes: 7, errText: "journal: ends inside frame 7, where a hash record is due",
-		},
-		{
-			name:   "damaged record",
-			data:   window[:len(window)-3],
-			frames: 7, hashes: 7, errText: "playerstate record cut short",
-		},
-		{
-			name: "state without its hash",
-			data: edit(t, window, func(rec *Record, frame int) bool {
-				return !(rec.Kind == KindHash && rec.Side == Server && frame == 1)
-			}),
-			frames: 1, hashes: 1, errText: "serverstate record inside frame 1",
-		},
+
+		// Inputs changed, and the program: named player or entity and field.
+		{name: "server packet changed", data: edit(t, window, func(rec *Record, frame int) bool {
+			if rec.Kind == KindPacket && rec.Side == Server && frame == 2 {
+				rec.Data = append([]byte{99}, rec.Data[1:]...) // was 12
+			}
+			return true
+		}), frames: 2, hashes: 2, // 10, then 11 and 1, then 99 where the recording had 12
+			div: &div{2, 32 * ms, Server, -1, 5, "EventParm", "entity 5: field EventParm is 121, journal has 34"}},
+		{name: "server packet from another port", data: edit(t, window, func(rec *Record, frame int) bool {
+			if rec.Kind == KindPacket && rec.Side == Server && frame == 1 && rec.From.Port() == 6000 {
+				rec.From = netip.AddrPortFrom(rec.From.Addr(), 6001)
+			}
+			return true
+		}), frames: 1, hashes: 1,
+			div: &div{1, 16 * ms, Server, -1, 5, "Pos.Base.X", "field Pos.Base.X is 6001, journal has 6000"}},
+		{name: "server frame time moved", data: later(t, window, 5, 10), frames: 5, hashes: 5,
+			div: &div{5, 80 * ms, Server, 0, -1, "CommandTime", "client 0's player state: field CommandTime is 260, journal has 250"}},
+		{name: "usercmd changed", data: edit(t, window, func(rec *Record, frame int) bool {
+			if rec.Kind == KindUserCmd && frame == 4 {
+				rec.Cmd.Buttons |= bg.ButtonAttack
+			}
+			return true
+		}), frames: 4, hashes: 5,
+			div: &div{4, 64 * ms, Client, 3, -1, "WeaponTime", ": field WeaponTime is 100, journal has 0"}},
+		{name: "program changed", data: window, setup: func(f *fake) { f.skew = 1 }, frames: 0, hashes: 0,
+			div: &div{0, 0, Server, -1, 5, "EventParm", "field EventParm is 11, journal has 10"}},
+
+		// The engines took another path.
+		{name: "a server frame more", data: later(t, dedicated, 3, 50), setup: dedicatedFake, frames: 3, hashes: 2, // 200
+			div: &div{3, 200 * ms, Server, -1, -1, "", "the replay ran a server frame (time 200) where the journal has no server hash in this frame"}},
+		{name: "a server frame less", data: later(t, dedicated, 4, 50), setup: dedicatedFake, frames: 4, hashes: 2, // 250
+			div: &div{4, 250 * ms, Server, -1, -1, "", "the journal has a server hash at offset"}},
+		{name: "challenge not drawn", data: window, setup: func(f *fake) { f.drawAt = nil }, frames: 4, hashes: 5,
+			div: &div{4, 64 * ms, Client, -1, -1, "", "the journal has a client challenge the replay did not draw"}},
+		{name: "challenge drawn where none was", data: window, setup: func(f *fake) { f.drawAt = map[int]int32{4: 1, 6: 2} }, frames: 6, hashes: 7,
+			div: &div{6, 96 * ms, Client, -1, -1, "", "the replay drew a client challenge the journal does not have"}},
+		{name: "client packets unread", data: window, setup: func(f *fake) { f.deaf = true }, frames: 0, hashes: 1,
+			div: &div{0, 0, Client, -1, -1, "", "the replay's client read 0 of the 1 packets the journal has it read in this frame"}},
+		{name: "console line unread", data: dedicated, setup: func(f *fake) { f.dedicated, f.noLines = true, true }, frames: 2, hashes: 1,
+			div: &div{2, 100 * ms, Server, -1, -1, "", "the replay's server ran 0 of the 1 console lines the journal has in this frame"}},
+
+		// Damaged journals.
+		{name: "cut before a hash", data: edit(t, window, func(rec *Record, frame int) bool {
+			return frame < 7 || rec.Kind == KindFrame || rec.Kind == KindUserCmd || rec.Kind == KindPacket && rec.Side == Server
+		}), frames: 7, hashes: 7, errText: "journal: ends inside frame 7, where a hash record is due"},
+		{name: "damaged record", data: window[:len(window)-3], frames: 7, hashes: 7, errText: "playerstate record cut short"},
+		{name: "state without its hash", data: edit(t, window, func(rec *Record, frame int) bool {
+			return !(rec.Kind == KindHash && rec.Side == Server && frame == 1)
+		}), frames: 1, hashes: 1, errText: "serverstate record inside frame 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
