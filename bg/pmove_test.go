@@ -609,8 +609,9 @@ func TestFallVelocityPredicted(t *testing.T) {
 			states = append(states, *ps)
 		}
 	}
+	var stats msg.FieldStats
 	field := func() (n uint64) {
-		for _, s := range PlayerStateTable.Stats() {
+		for _, s := range PlayerStateTable.Stats(&stats) {
 			if s.Name == "Velocity.Y" {
 				n = s.SentChanges
 			}
@@ -622,6 +623,7 @@ func TestFallVelocityPredicted(t *testing.T) {
 	for k := 1; k < len(states); k++ {
 		before := field()
 		w := msg.NewWriter(buf, msg.Huffman)
+		w.SetFieldStats(&stats)
 		PlayerStateTable.WriteDeltaPlayerState(w, &states[k-1], &states[k])
 		var got PlayerState
 		PlayerStateTable.ReadDeltaPlayerState(msg.NewReader(w.Bytes(), msg.Huffman), &states[k-1], &got)

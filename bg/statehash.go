@@ -57,16 +57,16 @@ type hashField struct {
 // psHashFields and esHashFields are the hashed words of PlayerState and
 // EntityState, in hash order.
 var (
-	psHashFields = hashLayout[PlayerState](nil, PlayerStateTable.Stats())
-	esHashFields = hashLayout[EntityState]([]string{"Number"}, EntityStateTable.Stats())
+	psHashFields = hashLayout[PlayerState](nil, PlayerStateTable.Fields(), PlayerStateTable.Arrays())
+	esHashFields = hashLayout[EntityState]([]string{"Number"}, EntityStateTable.Fields(), EntityStateTable.Arrays())
 )
 
 // hashLayout lists the words of T: the fields named in first, then those
-// of the table (its Stats give every scalar and array in table order),
+// of the table in table order (its scalar fields, then its arrays),
 // arrays expanded element by element. It panics on a name T lacks; the
 // tables were checked against T when they were built, so that means a
 // programming error found at start-up.
-func hashLayout[T any](first []string, table []msg.FieldStat) []hashField {
+func hashLayout[T any](first []string, fields []msg.Field, arrays []msg.ArrayField) []hashField {
 	typ := reflect.TypeFor[T]()
 	var out []hashField
 	add := func(name string) {
@@ -85,8 +85,11 @@ func hashLayout[T any](first []string, table []msg.FieldStat) []hashField {
 	for _, n := range first {
 		add(n)
 	}
-	for _, f := range table {
+	for _, f := range fields {
 		add(f.Name)
+	}
+	for _, a := range arrays {
+		add(a.Name)
 	}
 	return out
 }

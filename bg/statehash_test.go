@@ -70,7 +70,7 @@ func TestStateHashIsFNV1aInTableOrder(t *testing.T) {
 	psLeaves := map[string]reflect.Value{}
 	leaves(reflect.ValueOf(&ps).Elem(), "", psLeaves)
 	var psWords []uint32
-	for _, f := range PlayerStateTable.Stats() {
+	for _, f := range PlayerStateTable.Stats(nil) {
 		if f.Array {
 			for j := 0; ; j++ {
 				v, ok := psLeaves[fmt.Sprintf("%s[%d]", f.Name, j)]

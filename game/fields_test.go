@@ -13,11 +13,10 @@ import (
 // measureFields plays a bot match and delta-codes, every server frame,
 // each player's state against its previous frame and each linked entity
 // against its previous frame (or from nothing when it appears), as a
-// snapshot to a client would, predictors included. It returns the field counters of the bg
-// tables for that traffic.
-func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) {
-	bg.PlayerStateTable.ResetStats()
-	bg.EntityStateTable.ResetStats()
+// snapshot to a client would, predictors included. It returns the field counters of that
+// traffic, counted in a FieldStats of its own.
+func measureFields(t *testing.T, frames int) (stats *msg.FieldStats, bits int) {
+	stats = new(msg.FieldStats)
 	cfg := game.DefaultConfig()
 	cfg.FragLimit, cfg.TimeLimit = 0, 0
 	h := gametest.New(t, "arena2", 11, cfg)
@@ -29,6 +28,7 @@ func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) 
 	var had [msg.MaxEntities]bool
 	buf := make([]byte, 1<<16)
 	w := msg.NewWriter(buf, msg.Huffman)
+	w.SetFieldStats(stats)
 	for f := 0; f < frames; f++ {
 		h.Frame()
 		w.Reset(buf, msg.Huffman)
@@ -59,7 +59,7 @@ func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) 
 		}
 		bits += w.BitLen()
 	}
-	return bg.PlayerStateTable.Stats(), bg.EntityStateTable.Stats(), bits
+	return stats, bits
 }
 
 // TestFieldOrderMatchesMeasurement keeps the field tables ordered by how
@@ -68,11 +68,11 @@ func measureFields(t *testing.T, frames int) (ps, es []msg.FieldStat, bits int) 
 // it. Rarely changing fields (under 1% of frames) are not compared.
 func TestFieldOrderMatchesMeasurement(t *testing.T) {
 	const frames = 2400 // two minutes at 20 Hz
-	ps, es, bits := measureFields(t, frames)
+	stats, bits := measureFields(t, frames)
 	for _, tbl := range []struct {
 		name  string
 		stats []msg.FieldStat
-	}{{"PlayerState", ps}, {"EntityState", es}} {
+	}{{"PlayerState", bg.PlayerStateTable.Stats(stats)}, {"EntityState", bg.EntityStateTable.Stats(stats)}} {
 		for i, s := range tbl.stats {
 			if s.Array {
 				continue
@@ -90,10 +90,10 @@ func TestFieldOrderMatchesMeasurement(t *testing.T) {
 		t.Logf("%s suggested order: %v", tbl.name, msg.SuggestOrder(tbl.stats))
 	}
 	var b strings.Builder
-	if err := bg.PlayerStateTable.WriteReport(&b); err != nil {
+	if err := bg.PlayerStateTable.WriteReport(&b, stats); err != nil {
 		t.Fatal(err)
 	}
-	if err := bg.EntityStateTable.WriteReport(&b); err != nil {
+	if err := bg.EntityStateTable.WriteReport(&b, stats); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("measured over %d frames of 8 bots on arena2, %d bytes coded (%.1f per frame):\n%s",

@@ -25,25 +25,24 @@ func (d Direction) String() string {
 	return "recv"
 }
 
-// FieldCounter is a delta field table with counters: *msg.Table[T]
-// satisfies it.
-type FieldCounter interface {
+// FieldTable is a delta field table that reads its fields' counters out
+// of a msg.FieldStats: *msg.Table[T] satisfies it.
+type FieldTable interface {
 	Name() string
-	Stats() []msg.FieldStat
+	Stats(*msg.FieldStats) []msg.FieldStat
 }
 
 // Source is one table's counters in one direction.
 type Source struct {
-	Table FieldCounter
+	Table FieldTable
 	Dir   Direction
 }
 
 // ClientSources are the tables a client's bandwidth goes through: player
-// states and entity states received in snapshots, usercmds sent. The
-// tables are the process's (bg's package variables): in a client that
-// also runs the local server, the server's encoding of snapshots and
-// decoding of usercmds count in the other direction, which these
-// sources leave out.
+// states and entity states received in snapshots, usercmds sent. Their
+// counters are those of the FieldStats the sampler follows (SetStats), a
+// client engine's: its own connection only, never an embedded server's
+// or another client's in the same process.
 func ClientSources() []Source {
 	return []Source{
 		{bg.PlayerStateTable, Received},
@@ -76,15 +75,16 @@ type TableRate struct {
 // overlay: figures of the last second.
 const DefaultFieldInterval = 1000
 
-// FieldSampler samples field tables' counters at a fixed interval and
-// turns the differences into bits per second per field, ranked. The
-// counters count from the start of the process (or a ResetStats); the
-// sampler never resets them, so other readers (reports, benchmarks) are
-// undisturbed. Not safe for concurrent use; the counters themselves may
-// be updated concurrently.
+// FieldSampler samples one engine's field counters (a msg.FieldStats,
+// SetStats) at a fixed interval and turns the differences into bits per
+// second per field, ranked. The counters count from the engine's start
+// (or a FieldStats.Reset); the sampler never resets them, so other
+// readers (reports, tests) are undisturbed. Not safe for concurrent use;
+// use it on the goroutine that runs the engine.
 type FieldSampler struct {
 	interval int32
 	sources  []Source
+	stats    *msg.FieldStats
 	prev     [][]msg.FieldStat
 	prevTime int32
 	started  bool
@@ -110,6 +110,21 @@ func NewFieldSampler(interval int32, sources ...Source) *FieldSampler {
 	}
 }
 
+// SetStats makes the sampler read the counters in stats: a client
+// engine's (client.Client.FieldStats), nil for none (every figure 0).
+// Other counters than before (a new engine, a demo's) start the figures
+// over: none until an interval after the next Sample.
+func (s *FieldSampler) SetStats(stats *msg.FieldStats) {
+	if stats == s.stats {
+		return
+	}
+	s.stats = stats
+	s.started = false
+	s.span = 0
+	s.rates, s.ranked = s.rates[:0], s.ranked[:0]
+	s.seq++
+}
+
 // Sample takes the counters if an interval has passed since the last
 // sample at real time now (ms) and reports whether new figures are
 // ready. The first call only takes the base line; time going back
@@ -123,7 +138,7 @@ func (s *FieldSampler) Sample(now int32) bool {
 		s.started = true
 		s.prevTime = now
 		for k, src := range s.sources {
-			s.prev[k] = src.Table.Stats()
+			s.prev[k] = src.Table.Stats(s.stats)
 		}
 		return false
 	}
@@ -131,7 +146,7 @@ func (s *FieldSampler) Sample(now int32) bool {
 	s.prevTime = now
 	s.rates = s.rates[:0]
 	for k, src := range s.sources {
-		cur := src.Table.Stats()
+		cur := src.Table.Stats(s.stats)
 		prev := s.prev[k]
 		tr := TableRate{Table: src.Table.Name(), Dir: src.Dir}
 		for i, c := range cur {

@@ -13,7 +13,7 @@ type fakeTable struct {
 }
 
 func (f *fakeTable) Name() string { return f.name }
-func (f *fakeTable) Stats() []msg.FieldStat {
+func (f *fakeTable) Stats(*msg.FieldStats) []msg.FieldStat {
 	out := make([]msg.FieldStat, len(f.stats))
 	copy(out, f.stats)
 	return out
@@ -205,10 +205,14 @@ func TestFieldSamplerRealTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One end of a connection that both sends and receives the table.
+	var counted msg.FieldStats
 	s := NewFieldSampler(1000, Source{tbl, Sent}, Source{tbl, Received})
+	s.SetStats(&counted)
 	s.Sample(0)
 	buf := make([]byte, 4096)
 	w := msg.NewWriter(buf, msg.Huffman)
+	w.SetFieldStats(&counted)
 	var from ent
 	for i := range 50 {
 		to := ent{Number: 3, Pos: vec{X: int32(i * 37), Y: 5}, Event: 0}
@@ -216,6 +220,7 @@ func TestFieldSamplerRealTable(t *testing.T) {
 		from = to
 	}
 	r := msg.NewReader(w.Bytes(), msg.Huffman)
+	r.SetFieldStats(&counted)
 	from = ent{}
 	for range 50 {
 		r.ReadBits(msg.EntityNumBits)
@@ -229,7 +234,7 @@ func TestFieldSamplerRealTable(t *testing.T) {
 	if !s.Sample(1000) {
 		t.Fatal("no figures")
 	}
-	stats := tbl.Stats()
+	stats := tbl.Stats(&counted)
 	top := s.Top(10)
 	if len(top) == 0 || top[0].Field != "Pos.X" {
 		t.Fatalf("top %+v, want Pos.X first", top)
@@ -247,5 +252,67 @@ func TestFieldSamplerRealTable(t *testing.T) {
 		if uint64(fr.Bits) != want || want == 0 {
 			t.Errorf("%s %v: %d bits/s, table counted %d", fr.Field, fr.Dir, fr.Bits, want)
 		}
+	}
+}
+
+// TestFieldSamplerFollowsOneEngine: with two engines' counters in one
+// process (a server that sends and a client that receives), the sampler
+// shows only those of the engine it follows, and switching engines
+// starts the figures over.
+func TestFieldSamplerFollowsOneEngine(t *testing.T) {
+	type ent struct {
+		Number uint32
+		X      int32
+	}
+	tbl := msg.MustTable[ent]("Test", msg.TableSpec{Fields: []msg.Field{{Name: "X", Bits: -20}}, Omit: []string{"Number"}})
+	var server, client msg.FieldStats
+	code := func(n int) {
+		w := msg.NewWriter(make([]byte, 4096), msg.Huffman)
+		w.SetFieldStats(&server)
+		var from ent
+		for i := range n {
+			to := ent{X: int32(1 + i)}
+			tbl.WriteDeltaEntity(w, &from, &to, 1, false)
+			from = to
+		}
+		r := msg.NewReader(w.Bytes(), msg.Huffman)
+		r.SetFieldStats(&client)
+		from = ent{}
+		for range n {
+			r.ReadBits(msg.EntityNumBits)
+			tbl.ReadDeltaEntity(r, &from, &from)
+		}
+	}
+	s := NewFieldSampler(1000, Source{tbl, Received}, Source{tbl, Sent})
+	for _, step := range []struct {
+		name       string
+		stats      *msg.FieldStats
+		now        int32
+		deltas     int
+		ready      bool
+		recv, sent int64 // changes per second, when ready
+	}{
+		{"client: base line", &client, 0, 10, false, 0, 0},
+		{"client: its receptions only", &client, 1000, 20, true, 20, 0},
+		{"server: starts over", &server, 2000, 30, false, 0, 0},
+		{"server: its sends only", &server, 3000, 40, true, 0, 40},
+		{"no engine: zeros", nil, 4000, 0, false, 0, 0},
+		{"no engine: zeros after an interval", nil, 5000, 5, true, 0, 0},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			code(step.deltas)
+			seq := s.Seq()
+			s.SetStats(step.stats)
+			if got := s.Sample(step.now); got != step.ready || s.Ready() != step.ready {
+				t.Fatalf("Sample %v, Ready %v, want %v (seq %d to %d)", got, s.Ready(), step.ready, seq, s.Seq())
+			}
+			if !step.ready {
+				return
+			}
+			tot := s.Totals()
+			if tot[0].Changes != step.recv || tot[1].Changes != step.sent {
+				t.Fatalf("recv %d sent %d changes/s, want %d and %d", tot[0].Changes, tot[1].Changes, step.recv, step.sent)
+			}
+		})
 	}
 }

@@ -84,14 +84,17 @@ func main() {
 			freq[b]++
 		}
 	}
+	var stats msg.FieldStats // the synthetic messages' delta fields
 	if *synthetic > 0 {
-		for _, b := range Synthetic(*synthetic, *seed) {
+		for _, b := range Synthetic(*synthetic, *seed, &stats) {
 			freq[b]++
 		}
 	}
 	if *fields {
-		for _, r := range []interface{ WriteReport(io.Writer) error }{synthPlayerTable, synthEntityTable, synthCmdTable} {
-			if err := r.WriteReport(os.Stdout); err != nil {
+		for _, r := range []interface {
+			WriteReport(io.Writer, *msg.FieldStats) error
+		}{synthPlayerTable, synthEntityTable, synthCmdTable} {
+			if err := r.WriteReport(os.Stdout, &stats); err != nil {
 				fatal(err)
 			}
 		}

@@ -86,11 +86,13 @@ var chatLines = []string{
 // Synthetic returns the bytes the Huffman coder would see for n synthetic
 // messages: server snapshots (player state and a dozen moving entities
 // delta-coded against the previous frame, now and then a server command)
-// and client packets (a few usercmds).
-func Synthetic(n int, seed uint64) []byte {
+// and client packets (a few usercmds). The delta fields they code are
+// counted in stats (nil: nowhere).
+func Synthetic(n int, seed uint64, stats *msg.FieldStats) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0x7e3))
 	var captured []byte
 	w := &msg.Writer{Capture: &captured}
+	w.SetFieldStats(stats)
 	buf := make([]byte, msg.MaxBigStringChars*2)
 
 	ents := make([]synthEntity, 24)

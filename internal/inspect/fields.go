@@ -32,7 +32,7 @@ type fieldDesc struct {
 }
 
 // layout is the wire order of a bg delta table, read from the table
-// itself (msg.Table.Fields and Stats), so that a reordered table is
+// itself (msg.Table.Fields and Arrays), so that a reordered table is
 // followed without a change here.
 type layout[T any] struct {
 	fields map[string]fieldDesc // scalar fields by name
@@ -50,10 +50,8 @@ func newLayout[T any](t *msg.Table[T]) *layout[T] {
 		}
 		l.fields[f.Name] = fieldDesc{pos: i, inc: f.Inc, diff: f.Diff, index: sf.Index}
 	}
-	for _, st := range t.Stats() {
-		if st.Array {
-			l.arrays[st.Name] = len(l.arrays)
-		}
+	for i, a := range t.Arrays() {
+		l.arrays[a.Name] = i
 	}
 	return l
 }

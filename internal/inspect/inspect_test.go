@@ -398,7 +398,9 @@ func checkDelta[T comparable](t *testing.T, what string, tab *msg.Table[T], from
 	w := msg.NewWriter(buf[:], msg.Huffman)
 	write(w)
 	r := msg.NewReader(w.Bytes(), msg.Huffman)
-	before := tab.Stats()
+	var stats msg.FieldStats // the receiver's counters
+	r.SetFieldStats(&stats)
+	before := tab.Stats(&stats)
 	var got T
 	fields := read(r, &got)
 	if r.Err() != nil || got != *to || r.BitPos() != w.BitLen() {
@@ -407,7 +409,7 @@ func checkDelta[T comparable](t *testing.T, what string, tab *msg.Table[T], from
 	if len(fields) < skip {
 		t.Fatalf("%s: fields %+v", what, fields)
 	}
-	checkFields(t, what, tab.Fields()[skip:], before[skip:], tab.Stats()[skip:], fields[skip:],
+	checkFields(t, what, tab.Fields()[skip:], before[skip:], tab.Stats(&stats)[skip:], fields[skip:],
 		func(name string) (uint32, uint32) { return wordOf(from, name), wordOf(to, name) })
 	return fields
 }

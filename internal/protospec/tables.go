@@ -30,21 +30,15 @@ type tableDesc struct {
 	typ     reflect.Type
 	style   string // the delta style that codes it (section 3)
 	fields  []msg.Field
-	arrays  []msg.FieldStat // Stats rows with Array set, in wire order
+	arrays  []msg.ArrayField // in wire order
 	comment string
 }
 
 // describe reads everything the wire needs from t: its scalar fields as
 // msg.Field values (so attributes added to msg.Field later show up), and
-// its arrays from Stats (name, width), with their lengths from T.
+// its arrays (name, width), with their lengths from T.
 func describe[T any](t *msg.Table[T], style, comment string) tableDesc {
-	d := tableDesc{name: t.Name(), typ: reflect.TypeFor[T](), style: style, fields: t.Fields(), comment: comment}
-	for _, s := range t.Stats() {
-		if s.Array {
-			d.arrays = append(d.arrays, s)
-		}
-	}
-	return d
+	return tableDesc{name: t.Name(), typ: reflect.TypeFor[T](), style: style, fields: t.Fields(), arrays: t.Arrays(), comment: comment}
 }
 
 // tables returns the three wire structs' tables in document order.

@@ -53,6 +53,9 @@ type Writer struct {
 	bit  int
 	mode Mode
 	err  error
+	// stats, if not nil, counts the fields delta writes code
+	// (SetFieldStats).
+	stats *FieldStats
 
 	// Capture, when non-nil, receives every byte that goes through the
 	// Huffman coder, before coding. hufftrain counts such captures to
@@ -242,6 +245,9 @@ type Reader struct {
 	str  [MaxBigStringChars]byte
 	// trace, if not nil, sees the fields delta reads change (SetFieldTrace).
 	trace func(FieldEvent)
+	// stats, if not nil, counts the fields delta reads code
+	// (SetFieldStats).
+	stats *FieldStats
 }
 
 // NewReader returns a Reader over data in mode (MSG_Init, MSG_BeginReading).

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -190,7 +189,9 @@ type arrayField struct {
 // Table is the delta codec of one struct type T whose fields are all 32
 // bits wide. It is built once with NewTable (which uses reflection to find
 // field offsets) and then codes values without reflection or allocation.
-// A Table is safe for concurrent use.
+// A Table holds no state after it is built, so it is safe for concurrent
+// use; what it codes is counted in the FieldStats of the Writer or Reader
+// that carries the message (SetFieldStats).
 type Table[T any] struct {
 	name   string
 	fields []field
@@ -198,8 +199,7 @@ type Table[T any] struct {
 	npred  int // how many fields have a prediction
 	lcBits int // width of the last-changed count
 	zero   T
-	sent   []fieldCounter
-	recv   []fieldCounter
+	key    statsKey // its address names the table in a FieldStats
 }
 
 // NewTable builds the codec for T from spec. Fields of nested structs are
@@ -285,8 +285,7 @@ func NewTable[T any](name string, spec TableSpec) (*Table[T], error) {
 			return nil, fmt.Errorf("msg: table %s: field %s of %v is in no list (add it to Fields, Arrays or Omit)", name, n, typ)
 		}
 	}
-	t.sent = make([]fieldCounter, len(t.fields)+len(t.arrays))
-	t.recv = make([]fieldCounter, len(t.fields)+len(t.arrays))
+	t.key.n = len(t.fields) + len(t.arrays)
 	for i, f := range spec.Fields {
 		if f.Predict == nil {
 			continue
@@ -396,6 +395,16 @@ func (t *Table[T]) Fields() []Field {
 		if f.pred != nil {
 			out[i].Predict = f.pred.spec
 		}
+	}
+	return out
+}
+
+// Arrays returns the table's array fields in wire order, after the
+// scalar fields, as its TableSpec listed them: name and element width.
+func (t *Table[T]) Arrays() []ArrayField {
+	out := make([]ArrayField, len(t.arrays))
+	for i, a := range t.arrays {
+		out[i] = ArrayField{Name: a.name, Bits: a.bits}
 	}
 	return out
 }
@@ -681,6 +690,7 @@ func (t *Table[T]) WriteEntity(w *Writer, from, to *T, ctx int32) {
 	}
 	w.WriteBits(1, 1)
 	w.WriteRawBits(uint32(lc), t.lcBits)
+	sent := w.stats.counts(&t.key, false)
 	for i, f := range t.fields[:lc] {
 		v := *t.ptr(to, f.off)
 		e := t.expect(i, from, to, ctx)
@@ -700,7 +710,9 @@ func (t *Table[T]) WriteEntity(w *Writer, from, to *T, ctx int32) {
 			w.WriteBits(1, 1)
 			writeInt(w, f, e, v)
 		}
-		t.sent[i].add(w.BitLen() - start)
+		if sent != nil {
+			sent[i].add(w.BitLen() - start)
+		}
 	}
 }
 
@@ -743,6 +755,7 @@ func (t *Table[T]) ReadEntity(r *Reader, from, to *T, ctx int32) (removed bool) 
 		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
 		return false
 	}
+	recv := r.stats.counts(&t.key, true)
 	for i, f := range t.fields[:lc] {
 		e := t.expect(i, from, to, ctx)
 		if r.ReadBits(1) == 0 {
@@ -759,7 +772,9 @@ func (t *Table[T]) ReadEntity(r *Reader, from, to *T, ctx int32) (removed bool) 
 			}
 		}
 		*t.ptr(to, f.off) = v
-		t.recv[i].add(r.BitPos() - start + 1)
+		if recv != nil {
+			recv[i].add(r.BitPos() - start + 1)
+		}
 		if r.trace != nil {
 			r.traceField(t.name, f.name, -1, f.bits, v)
 		}
@@ -782,6 +797,7 @@ func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 	from = t.orZero(from)
 	lc := t.lastUnexpected(from, to, 0)
 	w.WriteRawBits(uint32(lc), t.lcBits)
+	sent := w.stats.counts(&t.key, false)
 	for i, f := range t.fields[:lc] {
 		v := *t.ptr(to, f.off)
 		e := t.expect(i, from, to, 0)
@@ -796,7 +812,9 @@ func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 		} else {
 			writeInt(w, f, e, v)
 		}
-		t.sent[i].add(w.BitLen() - start)
+		if sent != nil {
+			sent[i].add(w.BitLen() - start)
+		}
 	}
 	if len(t.arrays) == 0 {
 		return
@@ -830,7 +848,9 @@ func (t *Table[T]) WriteDeltaPlayerState(w *Writer, from, to *T) {
 				w.WriteBits(*t.ptr(to, a.off+uintptr(4*j)), a.bits)
 			}
 		}
-		t.sent[len(t.fields)+k].add(w.BitLen() - start)
+		if sent != nil {
+			sent[len(t.fields)+k].add(w.BitLen() - start)
+		}
 	}
 }
 
@@ -853,6 +873,7 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 		r.fail(fmt.Errorf("msg: %s delta: last-changed %d beyond %d fields", t.name, lc, len(t.fields)))
 		return
 	}
+	recv := r.stats.counts(&t.key, true)
 	for i, f := range t.fields[:lc] {
 		e := t.expect(i, from, to, 0)
 		if r.ReadBits(1) == 0 {
@@ -867,7 +888,9 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 			v = readInt(r, f, e)
 		}
 		*t.ptr(to, f.off) = v
-		t.recv[i].add(r.BitPos() - start + 1)
+		if recv != nil {
+			recv[i].add(r.BitPos() - start + 1)
+		}
 		if r.trace != nil {
 			r.traceField(t.name, f.name, -1, f.bits, v)
 		}
@@ -891,7 +914,9 @@ func (t *Table[T]) ReadDeltaPlayerState(r *Reader, from, to *T) {
 				}
 			}
 		}
-		t.recv[len(t.fields)+k].add(r.BitPos() - start + 1)
+		if recv != nil {
+			recv[len(t.fields)+k].add(r.BitPos() - start + 1)
+		}
 	}
 }
 
@@ -938,6 +963,7 @@ func (t *Table[T]) writeDeltaUsercmd(w *Writer, key uint32, from, to *T, withTim
 	}
 	w.WriteBits(1, 1)
 	key ^= tt
+	sent := w.stats.counts(&t.key, false)
 	for i, f := range t.fields[1:] {
 		v := *t.ptr(to, f.off)
 		if v == *t.ptr(from, f.off) {
@@ -950,7 +976,9 @@ func (t *Table[T]) writeDeltaUsercmd(w *Writer, key uint32, from, to *T, withTim
 			if d, ok := residual(f, *t.ptr(from, f.off), v); ok {
 				w.WriteRawBits(1, 1)
 				w.WriteRawBits(d^key, f.diff)
-				t.sent[i+1].add(w.BitLen() - start)
+				if sent != nil {
+					sent[i+1].add(w.BitLen() - start)
+				}
 				continue
 			}
 			w.WriteRawBits(0, 1)
@@ -960,7 +988,9 @@ func (t *Table[T]) writeDeltaUsercmd(w *Writer, key uint32, from, to *T, withTim
 			n = 32
 		}
 		w.WriteRawBits(v^key, n)
-		t.sent[i+1].add(w.BitLen() - start)
+		if sent != nil {
+			sent[i+1].add(w.BitLen() - start)
+		}
 	}
 }
 
@@ -999,6 +1029,7 @@ func (t *Table[T]) readDeltaUsercmd(r *Reader, key uint32, from, to *T, tt uint3
 		return
 	}
 	key ^= tt
+	recv := r.stats.counts(&t.key, true)
 	for i, f := range t.fields[1:] {
 		if r.ReadBits(1) == 0 {
 			continue
@@ -1016,23 +1047,11 @@ func (t *Table[T]) readDeltaUsercmd(r *Reader, key uint32, from, to *T, tt uint3
 			v = truncate(r.ReadRawBits(width(bits))^key, bits)
 		}
 		*t.ptr(to, f.off) = v
-		t.recv[i+1].add(r.BitPos() - start + 1)
+		if recv != nil {
+			recv[i+1].add(r.BitPos() - start + 1)
+		}
 		if r.trace != nil {
 			r.traceField(t.name, f.name, -1, f.bits, v)
 		}
 	}
-}
-
-// fieldCounter counts how often a field was coded and how many bits it
-// took (after Huffman coding, including its changed bit): Quake III's
-// changeVectors idea, kept per direction so field order can be tuned by
-// measurement.
-type fieldCounter struct {
-	changes atomic.Uint64
-	bits    atomic.Uint64
-}
-
-func (c *fieldCounter) add(bits int) {
-	c.changes.Add(1)
-	c.bits.Add(uint64(bits))
 }

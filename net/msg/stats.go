@@ -6,10 +6,110 @@ import (
 	"sort"
 )
 
-// FieldStat is what a Table has counted for one field since the last
-// ResetStats: how many times the field was sent changed and received
-// changed, and the bits it cost on the wire (its changed bit included,
-// after Huffman coding). Arrays count once per changed array.
+// FieldStats counts what one codec user delta-coded: for every field of
+// every Table it met, how many times the field went out changed and came
+// in changed, and the bits it cost on the wire (its changed bit included,
+// after Huffman coding; an array counts once per changed array). It is
+// Quake III's changeVectors idea, kept per direction so that field order
+// can be tuned by measurement, and kept per connection so that each
+// figure is one connection's.
+//
+// A FieldStats belongs to one end of one connection — a client engine, or
+// a server's connection to one client — never to the process: hand it to
+// the Writer and Reader that end codes its messages with
+// (Writer.SetFieldStats, Reader.SetFieldStats) and every delta they code
+// counts here, while the engines beside it in the same process count in
+// their own. Read it with Table.Stats or Table.WriteReport.
+//
+// The zero FieldStats is ready to use. The first delta of a table
+// allocates that table's counters; after that, counting allocates
+// nothing. A FieldStats is not safe for concurrent use: read it on the
+// goroutine that codes with it.
+type FieldStats struct {
+	tables []tableCounts
+}
+
+// statsKey names a Table in a FieldStats: its address is the table's
+// identity, n how many counters the table needs (fields, then arrays).
+type statsKey struct{ n int }
+
+// tableCounts are one table's counters in a FieldStats.
+type tableCounts struct {
+	key        *statsKey
+	sent, recv []fieldCount
+}
+
+// fieldCount is how often a field was coded changed and how many bits it
+// took.
+type fieldCount struct {
+	changes, bits uint64
+}
+
+func (c *fieldCount) add(bits int) {
+	c.changes++
+	c.bits += uint64(bits)
+}
+
+// counts returns the table's sent (recv false) or received counters,
+// making them the first time the table is counted; nil if s is nil, so
+// that a Writer or Reader without a FieldStats counts nothing.
+func (s *FieldStats) counts(key *statsKey, recv bool) []fieldCount {
+	if s == nil {
+		return nil
+	}
+	c := s.find(key)
+	if c == nil {
+		both := make([]fieldCount, 2*key.n)
+		s.tables = append(s.tables, tableCounts{key: key, sent: both[:key.n:key.n], recv: both[key.n:]})
+		c = &s.tables[len(s.tables)-1]
+	}
+	if recv {
+		return c.recv
+	}
+	return c.sent
+}
+
+// find returns the counters of the table named by key, nil if it has
+// not been counted.
+func (s *FieldStats) find(key *statsKey) *tableCounts {
+	if s == nil {
+		return nil
+	}
+	for i := range s.tables {
+		if s.tables[i].key == key {
+			return &s.tables[i]
+		}
+	}
+	return nil
+}
+
+// Reset zeroes every counter, keeping their memory.
+func (s *FieldStats) Reset() {
+	for _, c := range s.tables {
+		clear(c.sent)
+		clear(c.recv)
+	}
+}
+
+// SetFieldStats makes the delta writes on w count in s (nil, the
+// default, counts nothing). Reset keeps it.
+func (w *Writer) SetFieldStats(s *FieldStats) { w.stats = s }
+
+// FieldStats returns what the delta writes on w count in, nil if none.
+func (w *Writer) FieldStats() *FieldStats { return w.stats }
+
+// SetFieldStats makes the delta reads on r count in s (nil, the default,
+// counts nothing). Reset keeps it.
+func (r *Reader) SetFieldStats(s *FieldStats) { r.stats = s }
+
+// FieldStats returns what the delta reads on r count in, nil if none.
+func (r *Reader) FieldStats() *FieldStats { return r.stats }
+
+// FieldStat is what a FieldStats has counted for one field of a Table
+// since it was made or Reset: how many times the field was sent changed
+// and received changed, and the bits it cost on the wire (its changed
+// bit included, after Huffman coding). Arrays count once per changed
+// array.
 type FieldStat struct {
 	Name        string
 	Bits        int // declared width: > 0 unsigned, < 0 signed, 0 float
@@ -20,42 +120,32 @@ type FieldStat struct {
 	RecvBits    uint64
 }
 
-// Stats returns the counters of every field, in table order (scalar
-// fields, then arrays).
-func (t *Table[T]) Stats() []FieldStat {
+// Stats returns the counters s holds for every field of t, in table
+// order (scalar fields, then arrays); all zero when s is nil or has not
+// counted t. It returns a new slice.
+func (t *Table[T]) Stats(s *FieldStats) []FieldStat {
 	out := make([]FieldStat, 0, len(t.fields)+len(t.arrays))
-	for i, f := range t.fields {
-		out = append(out, t.stat(i, f.name, f.bits, false))
+	for _, f := range t.fields {
+		out = append(out, FieldStat{Name: f.name, Bits: f.bits})
 	}
-	for k, a := range t.arrays {
-		out = append(out, t.stat(len(t.fields)+k, a.name, a.bits, true))
+	for _, a := range t.arrays {
+		out = append(out, FieldStat{Name: a.name, Bits: a.bits, Array: true})
+	}
+	if c := s.find(&t.key); c != nil {
+		for i := range out {
+			out[i].SentChanges, out[i].SentBits = c.sent[i].changes, c.sent[i].bits
+			out[i].RecvChanges, out[i].RecvBits = c.recv[i].changes, c.recv[i].bits
+		}
 	}
 	return out
 }
 
-func (t *Table[T]) stat(i int, name string, bits int, array bool) FieldStat {
-	return FieldStat{
-		Name: name, Bits: bits, Array: array,
-		SentChanges: t.sent[i].changes.Load(), SentBits: t.sent[i].bits.Load(),
-		RecvChanges: t.recv[i].changes.Load(), RecvBits: t.recv[i].bits.Load(),
-	}
-}
-
-// ResetStats zeroes every counter.
-func (t *Table[T]) ResetStats() {
-	for i := range t.sent {
-		t.sent[i].changes.Store(0)
-		t.sent[i].bits.Store(0)
-		t.recv[i].changes.Store(0)
-		t.recv[i].bits.Store(0)
-	}
-}
-
-// WriteReport prints the table's counters (sent and received) and the
-// scalar field order that measured change frequency suggests: the order
-// that keeps the last-changed count, and so the changed bits, smallest.
-func (t *Table[T]) WriteReport(w io.Writer) error {
-	stats := t.Stats()
+// WriteReport prints the counters s holds for t (sent and received) and
+// the scalar field order that measured change frequency suggests: the
+// order that keeps the last-changed count, and so the changed bits,
+// smallest.
+func (t *Table[T]) WriteReport(w io.Writer, s *FieldStats) error {
+	stats := t.Stats(s)
 	if _, err := fmt.Fprintf(w, "table %s\n%-4s %-20s %5s %12s %12s %12s %12s\n", t.name,
 		"#", "field", "bits", "sent", "sent bits", "recv", "recv bits"); err != nil {
 		return err

@@ -101,7 +101,8 @@ func TestFieldTrace(t *testing.T) {
 }
 
 // BenchmarkReadSnapshotTraceOff reads a player state and 32 entity
-// deltas with no field trace, the cost every client pays.
+// deltas with no field trace, the cost every client pays (its fields
+// counted in the engine's FieldStats).
 func BenchmarkReadSnapshotTraceOff(b *testing.B) {
 	ps0, ps1, from, to := snapshotBatch()
 	buf := make([]byte, 8192)
@@ -111,6 +112,8 @@ func BenchmarkReadSnapshotTraceOff(b *testing.B) {
 		entityTable.WriteDeltaEntity(w, &from[i], &to[i], to[i].Number, false)
 	}
 	var r Reader
+	var stats FieldStats
+	r.SetFieldStats(&stats)
 	var gotPS testPlayer
 	var got [32]testEntity
 	b.ReportAllocs()
