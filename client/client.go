@@ -262,6 +262,9 @@ type Client struct {
 	graph   netGraph
 	shownet shownet
 
+	// fields counts the delta fields c.w and c.r code (FieldStats).
+	fields msg.FieldStats
+
 	// scratch
 	w       msg.Writer
 	r       msg.Reader
@@ -291,6 +294,8 @@ func New(conn netchan.Conn, cfg Config) *Client {
 	for range inboxLen {
 		c.free <- new(packet)
 	}
+	c.w.SetFieldStats(&c.fields)
+	c.r.SetFieldStats(&c.fields)
 	c.sim = netsim.Wrap(conn, cfg.netsim(), cfg.Seed^0x9e3779b97f4a7c15)
 	c.out = &countConn{Conn: c.sim, c: c}
 	c.epoch = time.Now()

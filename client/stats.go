@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"tremor/net/msg"
+)
 
 // Stats are a client's counters since New. Bytes and packets count UDP
 // payloads (netchan or connectionless packets, headers included; no IP or
@@ -103,3 +107,11 @@ func (c *Client) Stats() Stats {
 	s.InboxDropped = c.inboxDrop.Load()
 	return s
 }
+
+// FieldStats returns the engine's delta-field counters since New: the
+// player and entity states it decoded (snapshots and gamestate
+// baselines) and the usercmds it encoded. Read them with the tables'
+// Stats (bg.PlayerStateTable.Stats). They are this engine's alone — an
+// embedded server and other clients in the process count in their own
+// — and are updated by Frame: read them on the goroutine that calls it.
+func (c *Client) FieldStats() *msg.FieldStats { return &c.fields }

@@ -7,6 +7,7 @@ import (
 	"tremor/bg"
 	"tremor/common/proto"
 	"tremor/net/infostr"
+	"tremor/net/msg"
 	"tremor/net/netchan"
 	"tremor/net/srclimit"
 )
@@ -150,6 +151,9 @@ type client struct {
 	dlHist   dlHistory // what the connection's downloads used
 
 	stats clientStats
+	// fields counts the delta fields coded on this connection: the
+	// player and entity states sent to it, the usercmds read from it.
+	fields msg.FieldStats
 }
 
 // clientStats are counters for status and tests.

@@ -27,7 +27,9 @@ const MaxCommandAhead = 200
 func (s *Server) executeClientMessage(c *client, body []byte) {
 	m := &s.cm
 	*m = clientMessage{s: s, c: c}
+	s.r.SetFieldStats(&c.fields)
 	_ = proto.ParseClientMessage(&s.r, body, m, nil) // a fault ends the message, nothing more
+	s.r.SetFieldStats(nil)
 	if m.current {
 		s.applyUserinfoChange(c)
 	}

@@ -6,7 +6,6 @@ import (
 	"tremor/bg/tilemap"
 	"tremor/common/proto"
 	"tremor/maps/arenas"
-	"tremor/net/msg"
 	"tremor/net/srclimit"
 )
 
@@ -382,8 +381,7 @@ func (s *Server) sendDownloadMessage(c *client, b *proto.Download) (int, bool) {
 	if c.state != StatePrimed {
 		return 0, false
 	}
-	w := &s.w
-	w.Reset(s.msgBuf[:], msg.Huffman)
+	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-2*proto.DownloadBlockSize-64)
 	if b != nil {

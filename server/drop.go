@@ -5,7 +5,6 @@ import (
 
 	"tremor/common/proto"
 	"tremor/net/cmdargs"
-	"tremor/net/msg"
 )
 
 // timeoutFrames is how many frames in a row a client must be past
@@ -68,8 +67,7 @@ func (s *Server) sendFinalMessage(c *client) {
 		return
 	}
 	_ = c.chan_.Flush()
-	w := &s.w
-	w.Reset(s.msgBuf[:], msg.Huffman)
+	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-16)
 	w.WriteUint8(proto.SvcEOF)

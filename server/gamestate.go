@@ -213,8 +213,7 @@ func (s *Server) sendGamestate(c *client) {
 	c.deltaMessage = -1
 	c.frames[seq&proto.PacketMask].messageNum = -1
 
-	w := &s.w
-	w.Reset(s.msgBuf[:], msg.Huffman)
+	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
 	// The client counts every command up to CommandSequence as received:
 	// the commands that did not fit ahead of the gamestate come after it.

@@ -65,8 +65,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 	}
 	seq := int32(c.chan_.OutgoingSequence())
 	frame := s.buildClientSnapshot(c, seq)
-	w := &s.w
-	w.Reset(s.msgBuf[:], msg.Huffman)
+	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
 	s.writeServerCommands(c, w, len(s.msgBuf)-snapshotReserve)
 	full := s.writeSnapshotToClient(c, w, frame, seq)
