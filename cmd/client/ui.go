@@ -10,6 +10,7 @@ import (
 	"tremor/cgame/overlay"
 	"tremor/common/console"
 	"tremor/net/cmdargs"
+	"tremor/net/msg"
 	"tremor/ui/draw"
 	"tremor/ui/keys"
 	"tremor/ui/menu"
@@ -293,9 +294,12 @@ func (g *game) drawTeaching(screen *ebiten.Image, cg *cgame.CGame, intermission 
 	}
 	c := g.sess.Engine() // the demo's during playback: the overlays replay too
 	var src overlay.SnapshotSource
+	var counted *msg.FieldStats // this engine's only, not the embedded server's
 	if c != nil {
 		src = c // never a nil *client.Client inside the interface
+		counted = c.FieldStats()
 	}
+	g.ovl.Fields.SetStats(counted)
 	g.ovl.Update(src, cg, g.now)
 	if cg == nil || intermission {
 		return
