@@ -117,6 +117,7 @@ type Bot struct {
 	aim          int32
 	aimErr       int32
 	aimErrAt     int32
+	burstEnd     int32 // when the trigger's burst ends (resting)
 	weapon       int32
 	weaponAt     int32
 }

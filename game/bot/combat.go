@@ -8,7 +8,39 @@ import (
 
 // Combat (Quake III's BotAimAtEnemy, BotCheckAttack, BotChooseWeapon,
 // BotAttackMove, much simplified). Skill shortens the reaction time,
-// shrinks the aim error, speeds up turning and leads projectiles better.
+// shrinks the aim error, lengthens the bursts of fire, speeds up turning
+// and leads projectiles better.
+
+// skillLevel is what one skill level changes in a fight: Quake III's bot
+// characteristics (reaction time, aim accuracy, fire throttle) as plain
+// numbers. docs/bots.md tabulates them.
+type skillLevel struct {
+	// reaction is the least delay, in ms, between seeing a new enemy
+	// and the first shot; up to reactionJitter ms are added.
+	reaction int32
+	// aimErr is the standard deviation of the aim error, in 1/65536
+	// turn, drawn anew every 0.35–0.8 s.
+	aimErr int32
+	// burst and rest throttle the trigger: in a fight the bot fires for
+	// burst ms, then holds its fire for rest ms. rest 0 fires at will.
+	burst, rest int32
+}
+
+// reactionJitter is the most random delay added to a reaction.
+const reactionJitter = 100
+
+// skills holds the levels 1 (easy) to 5 (hard); index 0 is unused. Skill
+// 1 is meant for a first match and for lessons: it reacts in over a
+// second, sprays (an aim error of 22°) and rests three times as long as
+// it fires, so an idle target lasts several times longer than against
+// skill 5 (TestSkillTimeToKill).
+var skills = [6]skillLevel{
+	1: {reaction: 1200, aimErr: 22 * degree, burst: 400, rest: 1200},
+	2: {reaction: 750, aimErr: 12 * degree, burst: 700, rest: 600},
+	3: {reaction: 450, aimErr: 7 * degree, burst: 1000, rest: 400},
+	4: {reaction: 250, aimErr: 4 * degree, burst: 1500, rest: 250},
+	5: {reaction: 100, aimErr: 2 * degree},
+}
 
 // Angles are in 1/65536 turns (bg.UserCmd.Aim).
 const (
@@ -221,15 +253,15 @@ func (b *Bot) fight(v *View, cmd *bg.UserCmd) {
 	d := int32(math.Sqrt(float64(dist2(ps.Origin, b.enemyPos))))
 	w := b.pickWeapon(ps, d)
 	cmd.Weapon = w
+	lv := &skills[b.Skill]
 	if b.now >= b.aimErrAt {
-		sigma := float64((6 - skill) * 330)
-		b.aimErr = int32(math.Round(b.rng.NormFloat64() * sigma))
+		b.aimErr = int32(math.Round(b.rng.NormFloat64() * float64(lv.aimErr)))
 		b.aimErrAt = b.now + 350 + b.rng.Int32N(450)
 	}
 	desired := (b.aimAngle(ps, w, d) + b.aimErr) & (turn - 1)
 	b.aim = turnToward(b.aim, desired, maxTurn)
 	cmd.Aim = b.aim
-	if b.now < b.reactAt || ps.Weapon != w {
+	if b.now < b.reactAt || ps.Weapon != w || b.resting(lv) {
 		return
 	}
 	tol := int32(math.Atan2(float64(bg.Px(18)), float64(max(d, 1))) * radToTurn)
@@ -249,6 +281,19 @@ func (b *Bot) fight(v *View, cmd *bg.UserCmd) {
 	if abs32(angleDiff(b.aim, desired)) <= tol {
 		cmd.Buttons |= bg.ButtonAttack
 	}
+}
+
+// resting reports whether the trigger rests now: after a burst of
+// lv.burst ms of fighting the bot holds its fire for lv.rest ms, then
+// begins the next burst.
+func (b *Bot) resting(lv *skillLevel) bool {
+	if lv.rest <= 0 {
+		return false
+	}
+	if b.now >= b.burstEnd+lv.rest {
+		b.burstEnd = b.now + lv.burst
+	}
+	return b.now >= b.burstEnd
 }
 
 // aimAngle returns the angle to fire w at the enemy, d away: at it for

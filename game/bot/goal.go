@@ -71,7 +71,7 @@ func (b *Bot) perceive(v *View) {
 
 // reaction is the delay between seeing a new enemy and firing at it.
 func (b *Bot) reaction() int32 {
-	return int32(650-110*b.Skill) + b.rng.Int32N(100)
+	return skills[b.Skill].reaction + b.rng.Int32N(reactionJitter)
 }
 
 // plan reviews the goal when it is time to, or when the path has run out
