@@ -115,7 +115,7 @@ func New(cfg Config) (*Model, error) {
 		buf: make([]byte, netchan.MaxLoopbackPacket), nextFrame: FrameInterval}
 	for i := range m.players {
 		srvEnd, cliEnd := netchan.NewLoopback()
-		m.players[i] = &Player{Num: i, m: m, srvEnd: srvEnd, cliEnd: cliEnd,
+		m.players[i] = &Player{Num: i, m: m, srvEnd: srvEnd, cliEnd: cliEnd, fields: newFieldRates(),
 			srvAddr: srvEnd.LocalAddr(), cliAddr: cliEnd.LocalAddr(),
 			up:   path{link: netsim.NewLink(netsim.Config{}, cfg.Seed*0x9e3779b97f4a7c15+uint64(2*i+1))},
 			down: path{link: netsim.NewLink(netsim.Config{}, cfg.Seed*0x9e3779b97f4a7c15+uint64(2*i+2))},
@@ -269,6 +269,7 @@ func (m *Model) step() {
 	for _, p := range m.players {
 		p.frame()
 	}
+	m.sampleFields(ms)
 }
 
 // takeServerState copies the players and entities the server holds.
@@ -439,6 +440,7 @@ type Player struct {
 	bot            headless.BotDriver
 	snap           cgame.Snapshot
 	seed           uint64
+	fields         fieldRates // its connection's delta fields a second
 }
 
 // arrival is a packet that reached the client, waiting for its frame.

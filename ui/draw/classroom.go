@@ -735,7 +735,9 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model,
 	v.button(image.Rect(x+bw+6, int(y), x+2*bw+6, int(y)+20), "snaps "+strconv.Itoa(snaps), snaps != 20, "p1 snaps "+ns, "p2 snaps "+ns)
 }
 
-// drawLaneInfo draws each lane's counts under it.
+// drawLaneInfo draws each lane's counts under it: its packets, and the
+// bits a second of delta fields that player's connection sent that way
+// (the sender's own count, never another connection's).
 func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
 	v.maxW = float64(l.laneW - 8)
 	defer func() { v.maxW = 0 }()
@@ -746,8 +748,9 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l
 		name := "P" + strconv.Itoa(i+1)
 		for _, d := range [...]struct {
 			title string
+			dir   classroom.Dir
 			c     classroom.Counts
-		}{{name + " -> server", up}, {"server -> " + name, down}} {
+		}{{name + " -> server", classroom.Up, up}, {"server -> " + name, classroom.Down, down}} {
 			v.text(screen, d.title, x, y, colWhite)
 			y += classLineH
 			v.text(screen, "sent "+utoa(d.c.Sent), x, y, colDim)
@@ -757,6 +760,10 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l
 				lc = colLost
 			}
 			v.text(screen, "lost "+utoa(d.c.Lost)+" dup "+utoa(d.c.Duplicated), x, y, lc)
+			y += classLineH
+			if bits, ok := m.FieldBits(i, d.dir); ok {
+				v.text(screen, "fields "+string(appendRate(nil, bits))+" bit/s", x, y, colDim)
+			}
 			y += classLineH + 4
 		}
 	}
