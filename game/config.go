@@ -38,7 +38,8 @@ type Config struct {
 	// are more. 0 turns it off.
 	BotMinPlayers int
 	// BotSkill is g_spSkill: the skill (1 to 5) of the bots
-	// bot_minplayers adds.
+	// bot_minplayers adds (and the engine's addbot COUNT). The default,
+	// 2, is Quake III's: a newcomer's first opponents (docs/bots.md).
 	BotSkill int
 	// Unlagged is g_unlagged: a human's hitscan shots (gauntlet,
 	// machinegun, railgun) are traced against the other players where
@@ -53,7 +54,7 @@ type Config struct {
 
 // DefaultConfig returns the settings a server starts with: free for all,
 // fraglimit 20, timelimit 10, g_knockback 1000, g_forcerespawn 3,
-// g_spawnProtect 1000, bot_minplayers 0, g_spSkill 3, g_unlagged 1,
+// g_spawnProtect 1000, bot_minplayers 0, g_spSkill 2, g_unlagged 1,
 // sv_maxUnlag 500.
 func DefaultConfig() Config {
 	return Config{
@@ -65,7 +66,7 @@ func DefaultConfig() Config {
 		Knockback:    1000,
 		ForceRespawn: 3,
 		SpawnProtect: 1000,
-		BotSkill:     3,
+		BotSkill:     2,
 	}
 }
 

@@ -155,7 +155,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.IntVar(&g.ForceRespawn, "g_forcerespawn", 3, 0, 3600, r, "seconds before a dead player respawns anyway (0 = never)")
 	v.Int32Var(&g.SpawnProtect, "g_spawnProtect", 1000, 0, 60000, r, "milliseconds a new life takes no damage")
 	v.IntVar(&g.BotMinPlayers, "bot_minplayers", 0, 0, bg.MaxClients, r, "bots fill the game up to this many players")
-	v.IntVar(&g.BotSkill, "g_spSkill", 3, 1, 5, a|r, "skill of the bots bot_minplayers adds")
+	v.IntVar(&g.BotSkill, "g_spSkill", 2, 1, 5, a|r, "skill (1 to 5) of the bots addbot COUNT and bot_minplayers add")
 	v.BoolVar(&g.Unlagged, "g_unlagged", true, si|r, "lag compensation: hitscan shots see the targets where the shooter saw them")
 	v.Int32Var(&g.MaxUnlag, "sv_maxUnlag", game.DefaultMaxUnlag, 0, 1000, r, "most milliseconds a lag-compensated shot is rewound")
 }

@@ -53,13 +53,13 @@ const (
 	numPages
 )
 
-// Limits of the play page.
+// Limits of the play page. DefaultSkill is g_spSkill's default.
 const (
 	MaxBots      = 15
 	MinSkill     = 1
 	MaxSkill     = 5
 	DefaultBots  = 3
-	DefaultSkill = 3
+	DefaultSkill = 2
 )
 
 // MaxNameLen is the longest player name the name field takes (Quake III's

@@ -406,7 +406,7 @@ func TestPlayStart(t *testing.T) {
 		keys []Key // from Map
 		want []string
 	}{
-		{"defaults", nil, []string{"killserver", "map|arena1", "addbot|Anvil|3", "addbot|Brick|3", "addbot|Cinder|3"}},
+		{"defaults", nil, []string{"killserver", "map|arena1", "addbot|Anvil|2", "addbot|Brick|2", "addbot|Cinder|2"}},
 		{"second map, one bot, skill 5", []Key{KeyRight, KeyDown, KeyLeft, KeyLeft, KeyDown, KeyRight, KeyRight, KeyRight},
 			[]string{"killserver", "map|arena2", "addbot|Anvil|5"}},
 		{"no bots", []Key{KeyLeft, KeyDown, KeyLeft, KeyLeft, KeyLeft, KeyLeft}, []string{"killserver", "map|duel1"}},
@@ -423,7 +423,7 @@ func TestPlayStart(t *testing.T) {
 			r.press(KeyEnter)
 			got := r.exec()
 			if tt.want == nil { // the 15-bot case
-				if len(got) != 2+MaxBots || got[0] != "killserver" || got[1] != "map|arena1" || got[1+MaxBots] != "addbot|Onyx|3" {
+				if len(got) != 2+MaxBots || got[0] != "killserver" || got[1] != "map|arena1" || got[1+MaxBots] != "addbot|Onyx|2" {
 					t.Errorf("ran %q", got)
 				}
 			} else if !slices.Equal(got, tt.want) {
