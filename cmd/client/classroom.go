@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tremor/classroom"
 	"tremor/common/console"
 	"tremor/net/cmdargs"
 	"tremor/ui/draw"
+	"tremor/ui/keys"
 )
 
 // The classroom view (docs/classroom.md): `classroom [MAP [BOTS]]` on the
@@ -87,8 +87,9 @@ func (w consoleWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// classroomUpdate is Update while the classroom runs: the players' keys,
-// the clicks on switches and packets, and the model's clock.
+// classroomUpdate is Update while the classroom runs: the players' keys
+// and the model's clock (the clicks and the clock's keys are
+// classroomLayer's, keyboard.go).
 func (g *game) classroomUpdate(began time.Time) error {
 	c := g.cls
 	if g.sess.Client() != nil || g.sess.Playback() != nil {
@@ -102,34 +103,13 @@ func (g *game) classroomUpdate(began time.Time) error {
 	}
 	c.last = began
 	g.menu.SetInGame(true) // Escape opens and closes the menu; Leave match (disconnect) ends the classroom
-	free := !g.menu.IsOpen() && !g.conOpen && !g.chatOpen
 	var in [2]classroom.Input
-	if free {
-		in[0] = classroom.Input{Left: ebiten.IsKeyPressed(ebiten.KeyA), Right: ebiten.IsKeyPressed(ebiten.KeyD),
-			Jump: ebiten.IsKeyPressed(ebiten.KeyW), Down: ebiten.IsKeyPressed(ebiten.KeyS), Attack: ebiten.IsKeyPressed(ebiten.KeyF)}
-		in[1] = classroom.Input{Left: ebiten.IsKeyPressed(ebiten.KeyArrowLeft), Right: ebiten.IsKeyPressed(ebiten.KeyArrowRight),
-			Jump: ebiten.IsKeyPressed(ebiten.KeyArrowUp), Down: ebiten.IsKeyPressed(ebiten.KeyArrowDown),
-			Attack: ebiten.IsKeyPressed(ebiten.KeyEnter) || ebiten.IsKeyPressed(ebiten.KeyControlRight)}
-		switch {
-		case inpututil.IsKeyJustPressed(ebiten.KeyP):
-			g.t.ExecuteString("pause")
-		case inpututil.IsKeyJustPressed(ebiten.KeyBracketLeft):
-			c.m.SetSpeed(c.m.Speed() / 2)
-		case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight):
-			c.m.SetSpeed(c.m.Speed() * 2)
-		case inpututil.IsKeyJustPressed(ebiten.KeyPeriod):
-			g.t.ExecuteString("step")
-		}
-		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-			x, y := ebiten.CursorPosition()
-			if lines, ok := c.view.Click(x, y); ok {
-				for _, l := range lines {
-					g.t.ExecuteString(l)
-				}
-			} else if id, ok := c.view.PacketAt(x, y); ok {
-				c.m.Select(id)
-			}
-		}
+	if _, ok := g.router.Top().(classroomLayer); ok {
+		// Held: a key tapped inside one frame still counts for a frame.
+		h := g.router.Held
+		in[0] = classroom.Input{Left: h('a'), Right: h('d'), Jump: h('w'), Down: h('s'), Attack: h('f')}
+		in[1] = classroom.Input{Left: h(keys.KeyLeftArrow), Right: h(keys.KeyRightArrow),
+			Jump: h(keys.KeyUpArrow), Down: h(keys.KeyDownArrow), Attack: h(keys.KeyEnter) || rightCtrl()}
 	}
 	for i := range in {
 		c.m.Player(i).In = in[i]
@@ -146,14 +126,14 @@ func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) 
 	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, Keys: classroomKeys})
 	// The console and the menu as drawOverlays draws them, without the
 	// notify lines: the panes' text is where they would go.
-	if g.conOpen {
+	if g.con.Active() {
 		g.conFrac = min(1, g.conFrac+dt*consoleSpeed)
 	} else {
 		g.conFrac = max(0, g.conFrac-dt*consoleSpeed)
 	}
 	g.r.DrawMenu(screen, g.menu)
 	if g.conFrac > 0 {
-		g.r.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
+		g.r.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
 	}
 	ebiten.SetCursorShape(ebiten.CursorShapeDefault)
 	g.classroomShot(screen)

@@ -99,7 +99,7 @@ func (g *game) loadSaved() {
 		g.cfg.saved[bindsProp] = text
 	}
 	if text := g.cfg.loadText(historyProp, g.stderr); text != "" {
-		g.prompt.SetHistory(strings.Split(strings.TrimRight(text, "\n"), "\n"))
+		g.con.Prompt.SetHistory(strings.Split(strings.TrimRight(text, "\n"), "\n"))
 		g.cfg.saved[historyProp] = text
 	}
 }
@@ -123,7 +123,7 @@ func (g *game) save() {
 		}
 	}
 	b.Reset()
-	for _, h := range g.prompt.History() {
+	for _, h := range g.con.Prompt.History() {
 		b.WriteString(h)
 		b.WriteByte('\n')
 	}

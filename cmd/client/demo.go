@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tremor/cgame"
 	"tremor/client"
+	"tremor/ui/keys"
 )
 
 // The demo camera (demo_follow).
@@ -40,52 +40,55 @@ func (g *game) demoCamera(cg *cgame.CGame) (follow bool, x, y float64) {
 	return true, g.freeCam[0], g.freeCam[1]
 }
 
-// demoKeys are the playback controls while a demo plays and the game
-// has the keyboard: Space pauses, ←/→ step one snapshot, [ and ] halve
-// and double the speed, PgUp/PgDn jump to the previous/next frag, 0–9
-// seek to a tenth of the demo, WASD move the free camera, F follows the
-// next player. They run the console commands, so they can be bound
-// elsewhere too.
-func (g *game) demoKeys(pb *client.Playback) {
-	just := inpututil.IsKeyJustPressed
+// demoKey runs the playback control of key k while a demo plays and
+// has the keyboard (demoLayer): Space pauses, ←/→ step one snapshot, [
+// and ] halve and double the speed, PgUp/PgDn jump to the previous/next
+// frag, 0–9 seek to a tenth of the demo, F follows the next player. They
+// run the console commands, so they can be bound elsewhere too.
+func (g *game) demoKey(pb *client.Playback, k keys.KeyNum) {
 	t := g.t
-	switch {
-	case just(ebiten.KeySpace):
+	switch k {
+	case keys.KeySpace:
 		t.Append("demo_pause\n")
-	case just(ebiten.KeyArrowRight):
+	case keys.KeyRightArrow:
 		t.Append("demo_step\n")
-	case just(ebiten.KeyArrowLeft):
+	case keys.KeyLeftArrow:
 		t.Append("demo_stepback\n")
-	case just(ebiten.KeyBracketLeft):
+	case '[':
 		pb.SetTimescale(pb.Timescale() / 2)
-	case just(ebiten.KeyBracketRight):
+	case ']':
 		pb.SetTimescale(pb.Timescale() * 2)
-	case just(ebiten.KeyPageUp):
+	case keys.KeyPgUp:
 		t.Append("demo_prevfrag\n")
-	case just(ebiten.KeyPageDown):
+	case keys.KeyPgDn:
 		t.Append("demo_nextfrag\n")
-	case just(ebiten.KeyF):
+	case 'f':
 		g.followNext()
 	}
-	for k := ebiten.Key0; k <= ebiten.Key9; k++ {
-		if just(k) {
-			pb.SeekPercent(float64(k-ebiten.Key0) * 10)
-		}
+	if k >= '0' && k <= '9' {
+		pb.SeekPercent(float64(k-'0') * 10)
 	}
-	if g.follow == followFree {
-		d := freeCamSpeed / float64(max(1, ebiten.TPS()))
-		if ebiten.IsKeyPressed(ebiten.KeyA) {
-			g.freeCam[0] -= d
-		}
-		if ebiten.IsKeyPressed(ebiten.KeyD) {
-			g.freeCam[0] += d
-		}
-		if ebiten.IsKeyPressed(ebiten.KeyW) {
-			g.freeCam[1] -= d
-		}
-		if ebiten.IsKeyPressed(ebiten.KeyS) {
-			g.freeCam[1] += d
-		}
+}
+
+// moveFreeCam moves the free camera (demo_follow -1) by the WASD keys
+// held, while a demo has the keyboard.
+func (g *game) moveFreeCam() {
+	if g.follow != followFree {
+		return
+	}
+	d := freeCamSpeed / float64(max(1, g.maxFPS))
+	r := g.router
+	if r.Held('a') {
+		g.freeCam[0] -= d
+	}
+	if r.Held('d') {
+		g.freeCam[0] += d
+	}
+	if r.Held('w') {
+		g.freeCam[1] -= d
+	}
+	if r.Held('s') {
+		g.freeCam[1] += d
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tremor/cmd/client/internal/route"
 	"tremor/ui/keys"
 )
 
@@ -104,18 +105,26 @@ const (
 // maxWheelSteps bounds the wheel steps reported in one frame.
 const maxWheelSteps = 4
 
-// keymap polls Ebitengine's keyboard and mouse once per frame and turns
-// what changed into key events. Ebitengine gives the state of each key,
-// not timed events: a key found down was pressed at some moment since
-// the last poll, so its event is stamped at the middle of that interval,
-// the best guess, which gives a press half strength in the frame it is
-// seen. Presses and releases both shorter than one poll are not seen.
+// keymap polls Ebitengine's keyboard, mouse and gamepads once per frame
+// and turns what changed into the frame's route.Events. Ebitengine gives
+// the state of each key, not timed events: a key found down was pressed
+// at some moment since the last poll, so its event is stamped at the
+// middle of that interval, the best guess, which gives a press half
+// strength in the frame it is seen. A key pressed and released between
+// two polls is still seen: GLFW's sticky keys and buttons, which
+// Ebitengine turns on, report it down at the next poll, and up at the
+// one after, so it acts as a press in one frame and a release in the
+// next.
 type keymap struct {
 	keys     []keys.KeyNum // by index of keyNames, then of mouseNames
 	down     []bool        // as last polled, same index
 	wheel    float64       // wheel travel not yet reported as steps
 	lastPoll int32
 	polled   bool
+
+	mouseX, mouseY int
+	mouseSet       bool // mouseX, mouseY hold a position read (the first one is no motion)
+	chars          []rune
 
 	pads     []ebiten.GamepadID
 	padDown  [16]bool // by index of padButtons
@@ -146,21 +155,49 @@ func newKeymap() *keymap {
 	return m
 }
 
-// poll reports to event each key that went down or up since the last
-// call, and a press and a release of mwheelup or mwheeldown for each
-// step of the wheel, all stamped as the type doc says. nowMs is the
-// client's real time in milliseconds. It allocates nothing.
-func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs int32)) {
+// poll appends to evs what happened since the last call, stamped as
+// the type doc says, and returns it: a motion of the pointer, the
+// characters typed, each key, button and pad control that went down or
+// up, and a press and a release of mwheelup or mwheeldown for each step
+// of the wheel. nowMs is the client's real time in milliseconds.
+//
+// Ebitengine does not say in which order characters and keys came
+// within one poll; the characters go first, so that the last letters of
+// a line and the Enter that ends it, typed inside one frame, run the
+// whole line.
+func (m *keymap) poll(nowMs int32, evs []route.Event) []route.Event {
 	t := nowMs
 	if m.polled {
 		t = m.lastPoll + (nowMs-m.lastPoll)/2
 	}
 	m.lastPoll, m.polled = nowMs, true
+	x, y := ebiten.CursorPosition()
+	ev := func(kind route.Kind, k keys.KeyNum, r rune) {
+		evs = append(evs, route.Event{Kind: kind, Key: k, Rune: r, X: x, Y: y, Time: t})
+	}
+
+	if x != m.mouseX || y != m.mouseY {
+		// Where the pointer happens to rest when the window opens is no
+		// motion: it must not select the menu item under it (Quit, say).
+		if m.mouseSet {
+			ev(route.Moved, 0, 0)
+		}
+		m.mouseX, m.mouseY = x, y
+	}
+	m.mouseSet = true
+	m.chars = ebiten.AppendInputChars(m.chars[:0])
+	for _, r := range m.chars {
+		ev(route.Typed, 0, r)
+	}
 
 	report := func(i int, down bool) {
 		if m.down[i] != down {
 			m.down[i] = down
-			event(m.keys[i], down, t)
+			kind := route.KeyUp
+			if down {
+				kind = route.KeyDown
+			}
+			ev(kind, m.keys[i], 0)
 		}
 	}
 	for i, e := range keyNames {
@@ -170,7 +207,13 @@ func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs i
 		report(len(keyNames)+i, ebiten.IsMouseButtonPressed(e.button))
 	}
 
-	m.pollPads(t, event)
+	m.pollPads(func(k keys.KeyNum, down bool) {
+		kind := route.KeyUp
+		if down {
+			kind = route.KeyDown
+		}
+		ev(kind, k, 0)
+	})
 
 	_, dy := ebiten.Wheel()
 	if dy > 0 != (m.wheel > 0) {
@@ -182,8 +225,8 @@ func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs i
 		key = keys.KeyMWheelDown
 	}
 	for n := 0; (m.wheel >= 1 || m.wheel <= -1) && n < maxWheelSteps; n++ {
-		event(key, true, t)
-		event(key, false, t)
+		ev(route.KeyDown, key, 0)
+		ev(route.KeyUp, key, 0)
 		if m.wheel > 0 {
 			m.wheel--
 		} else {
@@ -193,12 +236,13 @@ func (m *keymap) poll(nowMs int32, event func(k keys.KeyNum, down bool, timeMs i
 	if m.wheel >= 1 || m.wheel <= -1 {
 		m.wheel = 0 // more than maxWheelSteps in a frame: drop the excess
 	}
+	return evs
 }
 
 // pollPads reports the gamepads' buttons and left stick as keys (any
 // pad with the standard layout; several pads act as one) and keeps the
 // right stick for aiming.
-func (m *keymap) pollPads(t int32, event func(k keys.KeyNum, down bool, timeMs int32)) {
+func (m *keymap) pollPads(event func(k keys.KeyNum, down bool)) {
 	m.pads = ebiten.AppendGamepadIDs(m.pads[:0])
 	var buttons [len(m.padDown)]bool
 	var lx, ly, rx, ry float64
@@ -223,14 +267,14 @@ func (m *keymap) pollPads(t int32, event func(k keys.KeyNum, down bool, timeMs i
 	for i, b := range padButtons {
 		if m.padDown[i] != buttons[i] {
 			m.padDown[i] = buttons[i]
-			event(b.key, buttons[i], t)
+			event(b.key, buttons[i])
 		}
 	}
 	for i, v := range [4]float64{-lx, lx, -ly, ly} {
 		down := v > stickPress || m.stick[i] && v > stickRelease
 		if down != m.stick[i] {
 			m.stick[i] = down
-			event(padStick[i], down, t)
+			event(padStick[i], down)
 		}
 	}
 	m.aimValid = rx*rx+ry*ry > aimDeadZone*aimDeadZone

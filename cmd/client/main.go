@@ -235,10 +235,11 @@ type game struct {
 	follow     int32     // the demo camera: followRecorder, followFree or a client number
 	freeCam    [2]float64
 	scaler     *frametime.Scaler
-	maxFPS     int             // com_maxfps
-	pacer      frametime.Pacer // holds frames to maxFPS (pacing.go)
 	rscale     *console.Cvar // r_scale
 	updateTook time.Duration
+
+	maxFPS int             // com_maxfps
+	pacer  frametime.Pacer // holds frames to maxFPS (pacing.go)
 
 	wasIdle bool // the session was idle at the last frame (menuWhenIdle)
 
