@@ -223,7 +223,7 @@ func (s *Server) downloadBusy(c *client) string {
 // download of the level, or nil if the file was too large to keep.
 func (s *Server) mapFile() []byte {
 	if s.sv.file == nil {
-		s.logf("server: map %s cannot be downloaded: larger than %d bytes", s.sv.name, proto.MaxDownloadSize)
+		s.logf("map %s cannot be downloaded: larger than %d bytes", s.sv.name, proto.MaxDownloadSize)
 	}
 	return s.sv.file
 }

@@ -174,11 +174,11 @@ func (s *Server) setServerConfigstrings() {
 func (s *Server) setConfigstring(index int, value string) {
 	lv := s.sv
 	if lv == nil || uint(index) >= bg.MaxConfigstrings {
-		s.logf("server: configstring %d out of range", index)
+		s.logf("configstring %d out of range", index)
 		return
 	}
 	if len(value) > msg.MaxBigStringChars {
-		s.logf("server: configstring %d too long (%d bytes)", index, len(value))
+		s.logf("configstring %d too long (%d bytes)", index, len(value))
 		return
 	}
 	if lv.gamestate.Configstrings[index] == value {

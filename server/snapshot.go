@@ -276,7 +276,7 @@ func (s *Server) addServerCommand(c *client, text string) {
 		return
 	}
 	if len(text) > MaxBatchBytes || strings.IndexByte(text, proto.CommandSeparator) >= 0 {
-		s.logf("server: command for %s too long or holding a separator (%d bytes), not sent", c.name, len(text))
+		s.logf("command for %s too long or holding a separator (%d bytes), not sent", c.name, len(text))
 		return
 	}
 	if len(c.outbox)+len(text)+1 > MaxOutboxBytes {
