@@ -134,6 +134,7 @@ func run(args []string, stderr io.Writer) int {
 	g.showInterp = t.Get("cg_showInterp")
 	g.showFieldBits = t.Get("cg_showFieldBits")
 	g.rscale = t.Get("r_scale")
+	g.uiscale = t.Get("ui_scale")
 	g.scaler = frametime.NewScaler()
 	g.stats.CPUTime = frametime.ProcessCPU
 	g.addCommands()
@@ -236,6 +237,7 @@ type game struct {
 	freeCam    [2]float64
 	scaler     *frametime.Scaler
 	rscale     *console.Cvar // r_scale
+	uiscale    *console.Cvar // ui_scale
 	updateTook time.Duration
 
 	maxFPS int             // com_maxfps
@@ -352,7 +354,7 @@ func (g *game) watchCvars() {
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
 		case "s_volume":
 			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph", "r_scale",
+		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph", "r_scale", "ui_scale",
 			"cg_showSnapBox", "cg_showGhosts", "cg_showInterp", "cg_showFieldBits", "cg_showUnlagged":
 		default:
 			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
@@ -469,6 +471,7 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	f.Follow = false
+	f.UIScale = g.uiscale.Float()
 	if pb := g.sess.Playback(); pb != nil && cg != nil {
 		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
 	}

@@ -17,68 +17,27 @@ import (
 
 // drawEntities adds items, missiles and the other players.
 func (r *Renderer) drawEntities(screen *ebiten.Image, g *cgame.CGame, f *Frame, dt float32) {
-	v := r.view
-	sc := float32(v.Scale)
-	r.ntags = 0
 	t := float64(g.RealTime) / 1000
 	for _, ce := range g.Entities {
-		es := &ce.Current
-		if es.EFlags&bg.EFNoDraw != 0 {
-			continue
-		}
-		sx, sy := v.PointScreen(ce.Lerp)
-		x, y := float32(sx), float32(sy)
-		if x < -200 || y < -200 || x > float32(v.W)+200 || y > float32(v.H)+200 {
-			continue
-		}
-		r.world.room(screen, 600)
-		r.glow.room(screen, 600)
-		switch es.EType {
-		case bg.ETItem:
-			bob := float32(math.Sin(t*2.5+float64(es.Number))) * 3 * sc
-			r.drawItem(es.ModelIndex, x, y+bob, sc, t, 1)
-		case bg.ETMissile:
-			r.drawMissile(es, ce.Lerp, x, y, sc, t, dt)
-		case bg.ETPlayer:
-			vel := es.Pos.Delta
-			r.drawPlayer(es.ClientNum, es.EFlags, es.Aim, es.Weapon, es.Powerups, float32(vel.X)/bg.UnitsPerPixel, float32(vel.Y)/bg.UnitsPerPixel, x, y, ce.Lerp.X, t)
-		}
+		r.entity(screen, &ce.Current, ce.Lerp, t, dt)
 	}
 }
 
 // drawLocal adds the local player at its predicted position.
 func (r *Renderer) drawLocal(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
-	ps := &g.Predicted
-	if ps.PmType == bg.PMSpectator || ps.PmType == bg.PMIntermission {
-		return
-	}
-	eflags := ps.EFlags
-	if ps.PmType == bg.PMDead {
-		eflags |= bg.EFDead
-	}
-	var pw int32
-	for i := int32(1); i < bg.NumPowerups; i++ {
-		if ps.Powerups[i] != 0 {
-			pw |= 1 << i
-		}
-	}
-	r.world.room(screen, 600)
-	r.glow.room(screen, 600)
-	r.drawPlayer(ps.ClientNum, eflags, ps.Aim, ps.Weapon, pw,
-		float32(ps.Velocity.X)/bg.UnitsPerPixel, float32(ps.Velocity.Y)/bg.UnitsPerPixel,
-		float32(r.local.x), float32(r.local.y), g.DrawnOrigin.X, float64(g.RealTime)/1000)
+	r.playerState(screen, &g.Predicted, float32(r.local.x), float32(r.local.y), g.DrawnOrigin.X, float64(g.RealTime)/1000)
 }
 
 // drawPlayer adds a player figure whose origin (the centre of its box)
 // is at screen (x, y): legs that stride with its speed, a body in its
 // colour, a head looking where it aims, an arm holding its weapon along
 // the aim, and its state (dead, spawn protection, quad).
-func (r *Renderer) drawPlayer(client, eflags, aim, weapon, powerups int32, vx, vy, x, y float32, worldX, t float64) {
+func (r *worldPainter) drawPlayer(client, eflags, aim, weapon, powerups int32, vx, vy, x, y float32, worldX, t float64) {
 	b, gl := &r.world, &r.glow
 	sc := float32(r.view.Scale)
 	hw, hh := playerHalf()
 	w, h := float32(hw)*sc, float32(hh)*sc
-	c := PlayerColour(client)
+	c := r.playerColour(client)
 	dark := shade(c, 0.45)
 	outline := rgbaOf(color.RGBA{0x0a, 0x0c, 0x14, 0xff}, 0.9)
 	if r.ntags < len(r.tags) {
@@ -192,21 +151,16 @@ func (r *Renderer) drawNames(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	if f.Names == nil {
 		return
 	}
-	for i := 0; i < r.ntags; i++ {
-		t := &r.tags[i]
-		if uint32(t.client) >= bg.MaxClients {
-			continue
+	r.drawTags(screen, &r.textPainter, &r.labels, r.tagScale, r.ui, func(n int32) string {
+		if uint32(n) >= bg.MaxClients {
+			return ""
 		}
-		c := mix(PlayerColour(t.client), colWhite, 0.55)
-		if t.dead {
-			c = colDead
-		}
-		r.centreText(screen, f.Names[t.client], t.x*r.tagScale, t.y*r.tagScale, 1, c)
-	}
+		return f.Names[n]
+	}, func(n int32) color.RGBA { return mix(PlayerColour(n), colWhite, 0.55) })
 }
 
 // drawMissile adds a rocket or a grenade and its smoke.
-func (r *Renderer) drawMissile(es *bg.EntityState, at cgame.Point, x, y, sc float32, t float64, dt float32) {
+func (r *worldPainter) drawMissile(es *bg.EntityState, at cgame.Point, x, y, sc float32, t float64, dt float32) {
 	b, gl := &r.world, &r.glow
 	wx, wy := at.Px()
 	dx, dy := float32(es.Pos.Delta.X), float32(es.Pos.Delta.Y)
@@ -224,8 +178,8 @@ func (r *Renderer) drawMissile(es *bg.EntityState, at cgame.Point, x, y, sc floa
 		b.line(x-ux*10*sc, y-uy*10*sc, x+ux*8*sc, y+uy*8*sc, 6*sc, rgbaOf(color.RGBA{0x50, 0x54, 0x60, 0xff}, 1))
 		b.line(x+ux*3*sc, y+uy*3*sc, x+ux*10*sc, y+uy*10*sc, 4*sc, rgbaOf(colLow, 1))
 		// Smoke, about one puff per 12 ms.
-		for n := int(dt*80 + r.rnd.Float()); n > 0; n-- {
-			r.particles.Add(fx.Particle{
+		for n := r.puffs(dt * 80); n > 0; n-- {
+			r.smoke.Add(fx.Particle{
 				X: float32(wx) - ux*14, Y: float32(wy) - uy*14,
 				VX: r.rnd.Range(-15, 15) - ux*40, VY: r.rnd.Range(-15, 15) - uy*40,
 				Size: 3, Grow: 14, Gravity: -20, Drag: 1.5, Life: r.rnd.Range(0.5, 0.9), Kind: fx.ParticleSmoke,
@@ -239,8 +193,8 @@ func (r *Renderer) drawMissile(es *bg.EntityState, at cgame.Point, x, y, sc floa
 		if int(t*6)%2 == 0 {
 			gl.radial(x+2*sc, y+2*sc, 5*sc, rgbaOf(colLow, 1), rgbaOf(colLow, 0))
 		}
-		if r.rnd.Float() < dt*30 {
-			r.particles.Add(fx.Particle{X: float32(wx), Y: float32(wy), VY: -10, Size: 2, Grow: 6, Drag: 1, Life: 0.4, Kind: fx.ParticleSmoke})
+		if r.puffs(dt*30) > 0 {
+			r.smoke.Add(fx.Particle{X: float32(wx), Y: float32(wy), VY: -10, Size: 2, Grow: 6, Drag: 1, Life: 0.4, Kind: fx.ParticleSmoke})
 		}
 	default:
 		c := weaponColour(es.Weapon)
@@ -274,7 +228,7 @@ func itemLook(it *bg.Item) (color.RGBA, float32) {
 
 // drawItem adds item number item centred on (x, y); alpha below 1 draws
 // the ghost of an item waiting to respawn.
-func (r *Renderer) drawItem(item int32, x, y, sc float32, t float64, alpha float32) {
+func (r *worldPainter) drawItem(item int32, x, y, sc float32, t float64, alpha float32) {
 	if item <= 0 || int(item) >= len(bg.Items) {
 		return
 	}
@@ -327,6 +281,15 @@ func (r *Renderer) drawItem(item int32, x, y, sc float32, t float64, alpha float
 	}
 }
 
+// puffs returns how many puffs of smoke to add for an expected n, 0
+// without particles.
+func (r *worldPainter) puffs(n float32) int {
+	if r.smoke == nil || r.rnd == nil {
+		return 0
+	}
+	return int(n + r.rnd.Float())
+}
+
 // drawItemSpots adds the ghost and timer ring of every item waiting to
 // respawn in view.
 func (r *Renderer) drawItemSpots(screen *ebiten.Image, g *cgame.CGame) {
@@ -340,7 +303,7 @@ func (r *Renderer) drawItemSpots(screen *ebiten.Image, g *cgame.CGame) {
 		}
 		sx, sy := v.ToScreen(sp.X, sp.Y)
 		x, y := float32(sx), float32(sy)
-		if x < -40 || y < -40 || x > float32(v.W)+40 || y > float32(v.H)+40 {
+		if !r.visible(x, y, 40) {
 			continue
 		}
 		r.world.room(screen, 400)

@@ -290,15 +290,16 @@ func (l *tileLayer) shadows(x, y int, px, py float32) {
 
 // drawBackground draws the sky gradient, the far silhouettes and the
 // parallax grid into b (to be flushed before the tiles).
-func (r *Renderer) drawBackground(b *batch) {
+func (r *worldPainter) drawBackground(b *batch) {
 	v := r.view
+	vx0, vy0 := float32(v.X0), float32(v.Y0)
 	w, h := float32(v.W), float32(v.H)
 	// Only inside the map: outside it the solid bands of drawTileLayer
-	// cover the screen, and a pixel painted twice costs twice.
+	// cover the viewport, and a pixel painted twice costs twice.
 	mx0, my0 := v.ToScreen(0, 0)
 	mx1, my1 := v.ToScreen(float64(r.m.Width*tilemap.TileSize), float64(r.m.Height*tilemap.TileSize))
-	cx0, cy0 := max(0, float32(mx0)), max(0, float32(my0))
-	cx1, cy1 := min(w, float32(mx1)), min(h, float32(my1))
+	cx0, cy0 := max(vx0, float32(mx0)), max(vy0, float32(my0))
+	cx1, cy1 := min(vx0+w, float32(mx1)), min(vy0+h, float32(my1))
 	if cx1 <= cx0 || cy1 <= cy0 {
 		return
 	}
@@ -309,7 +310,7 @@ func (r *Renderer) drawBackground(b *batch) {
 	// Only where the tiles let it show: solid and lava tiles are opaque.
 	sky := r.skyRects(cx0, cy0, cx1, cy1)
 	for _, q := range sky {
-		b.vgrad(q.x0, q.y0, q.x1-q.x0, q.y1-q.y0, lerp(top, bottom, q.y0/h), lerp(top, bottom, q.y1/h))
+		b.vgrad(q.x0, q.y0, q.x1-q.x0, q.y1-q.y0, lerp(top, bottom, (q.y0-vy0)/h), lerp(top, bottom, (q.y1-vy0)/h))
 	}
 
 	// Far silhouettes: columns at a fifth of the camera's speed.
@@ -318,27 +319,28 @@ func (r *Renderer) drawBackground(b *batch) {
 	const colW = 96
 	ox := float32(v.CX*par) * sc
 	first := int(math.Floor(float64(ox / (colW * sc))))
+	bottom0 := vy0 + h // the silhouettes stand on the viewport's bottom
 	for i := first - 1; i < first+int(w/(colW*sc))+2; i++ {
 		hsh := uint32(i) * 2654435761
 		hh := (0.25 + float32(hsh>>24)/255*0.45) * h
-		x := float32(i)*colW*sc - ox
+		x := vx0 + float32(i)*colW*sc - ox
 		cw := colW * sc * (0.55 + float32(hsh>>16&0xff)/255*0.35)
 		// Clipped to the sky drawn, the colours kept where they were.
 		for _, q := range sky {
 			x0, x1 := max(x, q.x0), min(x+cw, q.x1)
-			y0, y1 := max(h-hh, q.y0), q.y1
+			y0, y1 := max(bottom0-hh, q.y0), q.y1
 			if x1 <= x0 || y1 <= y0 {
 				continue
 			}
-			a0 := 0.2 + 0.3*(y0-(h-hh))/hh
-			a1 := 0.2 + 0.3*(y1-(h-hh))/hh
+			a0 := 0.2 + 0.3*(y0-(bottom0-hh))/hh
+			a1 := 0.2 + 0.3*(y1-(bottom0-hh))/hh
 			b.vgrad(x0, y0, x1-x0, y1-y0, rgbaOf(artFar, a0), rgbaOf(artFar, a1))
-			if y0 == h-hh {
+			if y0 == bottom0-hh {
 				b.rect(x0, y0, x1-x0, min(2*sc, y1-y0), rgbaOf(artGrid, 0.12))
 			}
 			// Lit windows.
 			if hsh&3 == 0 {
-				wx, wy := x+cw/2-3*sc, h-hh+20*sc
+				wx, wy := x+cw/2-3*sc, bottom0-hh+20*sc
 				wx0, wy0, wx1, wy1 := max(wx, q.x0), max(wy, q.y0), min(wx+6*sc, q.x1), min(wy+10*sc, q.y1)
 				if wx1 > wx0 && wy1 > wy0 {
 					b.rect(wx0, wy0, wx1-wx0, wy1-wy0, rgbaOf(artLavaHot, 0.18))
@@ -354,12 +356,12 @@ func (r *Renderer) drawBackground(b *batch) {
 	gx := float32(math.Mod(v.CX*gpar, cell)) * sc
 	gy := float32(math.Mod(v.CY*gpar, cell)) * sc
 	ga := rgbaOf(artGrid, 0.05)
-	for x := -gx; x < w; x += step {
+	for x := vx0 - gx; x < vx0+w; x += step {
 		if x >= cx0 && x < cx1 {
 			b.rect(x, cy0, 1, cy1-cy0, ga)
 		}
 	}
-	for y := -gy; y < h; y += step {
+	for y := vy0 - gy; y < vy0+h; y += step {
 		if y >= cy0 && y < cy1 {
 			b.rect(cx0, y, cx1-cx0, 1, ga)
 		}
@@ -374,7 +376,7 @@ type skyRect struct{ x0, y0, x1, y1 float32 }
 // neither solid nor lava, as few rectangles. They meet edge to edge, so
 // what is drawn clipped to each of them is drawn once. The slice is
 // valid until the next call.
-func (r *Renderer) skyRects(cx0, cy0, cx1, cy1 float32) []skyRect {
+func (r *worldPainter) skyRects(cx0, cy0, cx1, cy1 float32) []skyRect {
 	const s = tilemap.TileSize
 	v := r.view
 	m := r.m
@@ -405,7 +407,7 @@ func lerp(a, b rgba, k float32) rgba {
 
 // drawTileLayer draws the pre-rendered chunks in view and fills the
 // solid world outside the map.
-func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
+func (r *worldPainter) drawTileLayer(screen *ebiten.Image, b *batch) {
 	l := &r.tiles
 	l.frame++
 	v := r.view
@@ -416,27 +418,27 @@ func (r *Renderer) drawTileLayer(screen *ebiten.Image, b *batch) {
 	mx0, my0 := v.ToScreen(0, 0)
 	mx1, my1 := v.ToScreen(float64(m.Width*tilemap.TileSize), float64(m.Height*tilemap.TileSize))
 	deep := rgbaOf(rockColour(maxDepth), 1)
-	w, h := float32(v.W), float32(v.H)
+	vx0, vy0 := float32(v.X0), float32(v.Y0)
+	vx1, vy1 := vx0+float32(v.W), vy0+float32(v.H)
 	// The bands reach 2 px into the map, under the chunks, so no seam
 	// opens between them whatever the rounding.
 	x0, y0 := float32(math.Round(mx0))+2, float32(math.Round(my0))+2
 	x1, y1 := float32(math.Round(mx1))-2, float32(math.Round(my1))-2
-	if y0 > 0 {
-		b.rect(0, 0, w, y0, deep)
+	if y0 > vy0 {
+		b.rect(vx0, vy0, vx1-vx0, y0-vy0, deep)
 	}
-	if y1 < h {
-		b.rect(0, y1, w, h-y1, deep)
+	if y1 < vy1 {
+		b.rect(vx0, y1, vx1-vx0, vy1-y1, deep)
 	}
-	if x0 > 0 {
-		b.rect(0, y0, x0, y1-y0, deep)
+	if x0 > vx0 {
+		b.rect(vx0, y0, x0-vx0, y1-y0, deep)
 	}
-	if x1 < w {
-		b.rect(x1, y0, w-x1, y1-y0, deep)
+	if x1 < vx1 {
+		b.rect(x1, y0, vx1-x1, y1-y0, deep)
 	}
 	b.flush(screen)
 
-	wx0, wy0 := v.ToWorld(0, 0)
-	wx1, wy1 := v.ToWorld(v.W, v.H)
+	wx0, wy0, wx1, wy1 := v.WorldRect()
 	cx0, cy0 := max(0, int(math.Floor(wx0/size))), max(0, int(math.Floor(wy0/size)))
 	cx1 := min((m.Width-1)/ChunkTiles, int(math.Floor(wx1/size)))
 	cy1 := min((m.Height-1)/ChunkTiles, int(math.Floor(wy1/size)))
@@ -475,14 +477,13 @@ func appendRuns(vs []ebiten.Vertex, is []uint16, runs []image.Rectangle, ox, oy,
 
 // drawAnimatedTiles adds what moves on the tiles in view: the glowing
 // lava surface, the jump pads and the teleporters.
-func (r *Renderer) drawAnimatedTiles(b, glow *batch, t float64) {
+func (r *worldPainter) drawAnimatedTiles(b, glow *batch, t float64) {
 	v := r.view
 	m := r.m
 	sc := float32(v.Scale)
 	const s = tilemap.TileSize
 	ts := s * sc
-	x0, y0 := v.ToWorld(0, 0)
-	x1, y1 := v.ToWorld(v.W, v.H)
+	x0, y0, x1, y1 := v.WorldRect()
 	tx0, ty0 := max(0, int(x0/s)-1), max(0, int(y0/s)-1)
 	tx1, ty1 := min(m.Width-1, int(x1/s)+1), min(m.Height-1, int(y1/s)+1)
 	for ty := ty0; ty <= ty1; ty++ {
@@ -508,7 +509,7 @@ func (r *Renderer) drawAnimatedTiles(b, glow *batch, t float64) {
 		p := &m.Pads[i]
 		sx, sy := v.ToScreen(float64(p.At.X*s), float64(p.At.Y*s))
 		x, y := float32(sx), float32(sy)
-		if x < -ts || y < -ts || x > float32(v.W) || y > float32(v.H) {
+		if !r.visible(x, y, ts) {
 			continue
 		}
 		b.rect(x+2*sc, y+ts-7*sc, ts-4*sc, 7*sc, rgbaOf(shade(colPad, 0.55), 1))
@@ -527,7 +528,7 @@ func (r *Renderer) drawAnimatedTiles(b, glow *batch, t float64) {
 		p := &m.Teleporters[i]
 		sx, sy := v.ToScreen(float64(p.At.X*s)+s/2, float64(p.At.Y*s)+s/2)
 		x, y := float32(sx), float32(sy)
-		if x < -ts || y < -ts || x > float32(v.W)+ts || y > float32(v.H)+ts {
+		if !r.visible(x, y, ts) {
 			continue
 		}
 		glow.radial(x, y, ts*0.9, rgbaOf(colTeleporter, 0.45), rgbaOf(colTeleporter, 0))

@@ -57,6 +57,9 @@ type Frame struct {
 	// instead of the local player: a demo's spectator camera.
 	Follow           bool
 	FollowX, FollowY float64
+	// UIScale is ui_scale: the size of the players' names and the
+	// overlays' labels; 0 picks it from the window (view.UIScale).
+	UIScale float64
 }
 
 // MaxEffects is how many rail trails, explosions and sparks are shown at
@@ -92,20 +95,17 @@ const MaxCues = 64
 // the particles and the pre-rendered tiles between frames. Not safe for
 // concurrent use.
 type Renderer struct {
-	m       *tilemap.Map
+	worldPainter // the map, its tiles, the view of this frame
+	textPainter  // the small bitmap font
+
 	cam     view.Camera
-	view    view.View
-	face    text.Face
 	effects [MaxEffects]effect
 	next    int
-	glyphs  []text.Glyph            // r.text's layout, kept between calls
-	glyphOp ebiten.DrawImageOptions // r.text's
 	buf     []byte
 	local   struct{ x, y float64 } // screen position of the local player
+	labels  view.Labels            // the name tags' places this frame
+	ui      float64                // this frame's UI scale
 
-	tiles     tileLayer
-	world     batch // opaque shapes: items, players, missiles, particles
-	glow      batch // additive light over them
 	hud       batch // the HUD's panels and icons
 	imgOp     ebiten.DrawImageOptions
 	particles fx.Particles
@@ -119,8 +119,6 @@ type Renderer struct {
 	seenCG     *cgame.CGame
 	seenFrames int
 	lastRT     int32 // cgame real time of the previous Draw
-	tags       [bg.MaxClients + 1]nameTag
-	ntags      int
 
 	scale    float64       // render scale; 0 means 1
 	lowres   *ebiten.Image // the world below render scale 1
@@ -128,8 +126,6 @@ type Renderer struct {
 
 	demo  demoBar
 	clock clockText // the HUD's clock
-
-	sky []skyRect // drawBackground's, kept between frames
 }
 
 // nameTag is a name to write over a player drawn this frame.
@@ -141,8 +137,10 @@ type nameTag struct {
 
 // New returns a renderer for map m (nil: no map yet).
 func New(m *tilemap.Map) *Renderer {
-	r := &Renderer{face: text.NewGoXFace(basicfont.Face7x13), buf: make([]byte, 0, 64), cues: make([]fx.Cue, 0, MaxCues)}
+	r := &Renderer{buf: make([]byte, 0, 64), cues: make([]fx.Cue, 0, MaxCues)}
+	r.setFace(text.NewGoXFace(basicfont.Face7x13))
 	r.glow.blend = ebiten.BlendLighter
+	r.smoke, r.worldPainter.rnd = &r.particles, &r.rnd
 	r.SetMap(m)
 	return r
 }
@@ -150,10 +148,9 @@ func New(m *tilemap.Map) *Renderer {
 // SetMap changes the map drawn and forgets the effects, the particles
 // and the feedback of the previous one.
 func (r *Renderer) SetMap(m *tilemap.Map) {
-	r.m = m
+	r.setMap(m)
 	r.effects = [MaxEffects]effect{}
 	r.cam.Valid = false
-	r.tiles.reset(m)
 	r.spots.Reset(m)
 	r.particles.Clear()
 	r.feedback.Reset()
@@ -254,6 +251,7 @@ var weaponLetters = [bg.NumWeapons]string{"", "GA", "MG", "GL", "RL", "RG"}
 // Draw draws one frame on screen.
 func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	r.ui = view.UIScale(f.UIScale, w, h)
 	g := f.CG
 	if g == nil || g.Snap == nil || r.m == nil {
 		screen.Fill(colBackground)
@@ -270,7 +268,10 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 		px, py = f.FollowX, f.FollowY
 	}
 	r.cam.Follow(px, py, f.Dt)
+	// The camera follows the player but the view stops at the map's
+	// edges: no screen of the grey outside.
 	native := view.View{CX: r.cam.X, CY: r.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
+	native = native.Clamp(float64(r.m.Width*tilemap.TileSize), float64(r.m.Height*tilemap.TileSize))
 	r.view = native
 	r.local.x, r.local.y = r.view.ToScreen(px, py)
 	// Below render scale 1 the world is drawn into a smaller image and
@@ -287,17 +288,13 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	r.particles.Step(dt)
 	t := float64(g.RealTime) / 1000
 
-	wb, gb := &r.world, &r.glow
-	r.drawBackground(wb)
-	r.drawTileLayer(world, wb) // flushes the background first
-	r.drawAnimatedTiles(wb, gb, t)
+	r.begin(world, r.view, t)
 	r.drawItemSpots(world, g)
 	r.drawEntities(world, g, f, dt)
 	r.drawLocal(world, g, f)
 	r.drawParticles(world)
 	r.drawEffects(world, g.RealTime)
-	wb.flush(world)
-	gb.flush(world)
+	r.end(world)
 	r.tagScale = 1
 	if world != screen {
 		op := &r.imgOp
@@ -310,6 +307,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 		op.Filter = ebiten.FilterNearest
 		r.view = native
 	}
+	r.labels.Reset() // the names first, then the overlays' labels
 	r.drawNames(screen, g, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission
@@ -415,47 +413,4 @@ func (r *Renderer) drawCrosshair(screen *ebiten.Image, x, y float32, now int32) 
 		}
 	}
 	b.flush(screen)
-}
-
-// text draws s with its top-left corner at (x, y), scaled, with a shadow.
-// It lays s out once, into a buffer kept between frames, and draws its
-// glyphs twice, the shadow first: text.Draw would lay it out for each
-// and allocate the glyphs every call.
-func (r *Renderer) text(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
-	if s == "" {
-		return
-	}
-	r.glyphs = text.AppendGlyphs(r.glyphs[:0], s, r.face, nil)
-	r.drawGlyphs(screen, x+scale, y+scale, scale, colShadow)
-	r.drawGlyphs(screen, x, y, scale, c)
-}
-
-// drawGlyphs draws r.glyphs scaled, moved to (x, y), in colour c.
-func (r *Renderer) drawGlyphs(dst *ebiten.Image, x, y, scale float64, c color.RGBA) {
-	o := &r.glyphOp
-	o.ColorScale.Reset()
-	scaleWith(&o.ColorScale, c)
-	for i := range r.glyphs {
-		g := &r.glyphs[i]
-		if g.Image == nil {
-			continue
-		}
-		o.GeoM.Reset()
-		o.GeoM.Translate(g.X, g.Y)
-		o.GeoM.Scale(scale, scale)
-		o.GeoM.Translate(x, y)
-		dst.DrawImage(g.Image, o)
-	}
-}
-
-// centreText draws s centred on (x, y).
-func (r *Renderer) centreText(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
-	w, h := text.Measure(s, r.face, 0)
-	r.text(screen, s, x-w*scale/2, y-h*scale/2, scale, c)
-}
-
-// rightText draws s with its top-right corner at (x, y).
-func (r *Renderer) rightText(screen *ebiten.Image, s string, x, y, scale float64, c color.RGBA) {
-	w, _ := text.Measure(s, r.face, 0)
-	r.text(screen, s, x-w*scale, y, scale, c)
 }

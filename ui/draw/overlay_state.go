@@ -157,6 +157,21 @@ func (r *Renderer) drawLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y, 
 	return r.textWidth(l.s, scale)
 }
 
+// drawPlacedLabel draws l like drawLabel, at the UI scale, at the first place
+// near (x, y) where it covers no label placed this frame (the players'
+// names, the other overlays' labels: view.Labels), and not at all when
+// there is none.
+func (r *Renderer) drawPlacedLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y float64, c color.RGBA) {
+	if l.s == "" {
+		return
+	}
+	w, h := r.size(l.s)
+	s := r.ui
+	if x, y, ok := r.labels.Place(math.Round(x), math.Round(y), (w+1)*s, (h+1)*s); ok {
+		r.drawLabel(dst, o, l, x, y, s, c)
+	}
+}
+
 // tenths is v rounded to tenths, as a label key.
 func tenths(v float64) int64 {
 	if !(v > -1e12 && v < 1e12) {

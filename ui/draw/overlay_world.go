@@ -59,7 +59,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 
 	top := min(sy, py) - hh
 	left := min(sx, px) - hw
-	r.drawLabel(dst, o, &o.serverTag, left, top-44, 1, colOvlServer)
+	r.drawPlacedLabel(dst, o, &o.serverTag, left, top-44, colOvlServer)
 	pred := int64(0)
 	if l.Predicting {
 		pred = 1
@@ -79,7 +79,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 		}
 		o.localHead.put(key, t)
 	}
-	r.drawLabel(dst, o, &o.localHead, left, top-30, 1, colOvlPred)
+	r.drawPlacedLabel(dst, o, &o.localHead, left, top-30, colOvlPred)
 	if showErr {
 		if key := [4]int64{tenths(l.ErrorPx), int64(l.ErrorLeft*100 + 0.5)}; o.localErr.stale(key) {
 			t := append(o.buf[:0], "error "...)
@@ -89,7 +89,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 			t = append(t, "% left"...)
 			o.localErr.put(key, t)
 		}
-		r.drawLabel(dst, o, &o.localErr, left, max(sy, py)+hh+4, 1, colOvlError)
+		r.drawPlacedLabel(dst, o, &o.localErr, left, max(sy, py)+hh+4, colOvlError)
 	}
 }
 
@@ -167,7 +167,7 @@ func (r *Renderer) DrawGhosts(screen *ebiten.Image, cg *cgame.CGame, o *Overlays
 		}
 		gx, gy := v.PointScreen(p)
 		if visible(gx, gy) {
-			r.drawLabel(dst, o, &o.ghostTag, gx-hw, gy+hh+3, 1, fade(colWhite, 0.85))
+			r.drawPlacedLabel(dst, o, &o.ghostTag, gx-hw, gy+hh+3, fade(colWhite, 0.85))
 		}
 	}
 }

@@ -87,5 +87,5 @@ func (r *Renderer) DrawUnlagged(screen *ebiten.Image, cg *cgame.CGame, o *Overla
 		u.buf = t
 		l.put(key, t)
 	}
-	r.drawLabel(dst, o, l, min(rx, sx)-hw, max(ry, sy)+hh+4, 1, fade(colUnlagRewound, f))
+	r.drawPlacedLabel(dst, o, l, min(rx, sx)-hw, max(ry, sy)+hh+4, fade(colUnlagRewound, f))
 }

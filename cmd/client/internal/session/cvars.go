@@ -20,6 +20,8 @@ var Cvars = append(append(append(client.Cvars("Player"), fileCvars...), lanCvars
 		Help: "wait for the display's vertical sync"},
 	console.Decl{Name: "r_scale", Default: "1", Flags: console.Archive, Min: 0, Max: 1,
 		Help: "share of the screen's width and height the world is drawn at (0.5: a quarter of the pixels; text stays sharp); 0 chooses it from the frame time"},
+	console.Decl{Name: "ui_scale", Default: "0", Flags: console.Archive, Min: 0, Max: 4,
+		Help: "size of the classroom view's text and switches and of the names and labels over the game (1: as at 1280x720, 1.5 half as big again); 0 picks it from the window: 1 at 1280x720, 1.5 at 1920x1080, 2 at 2560x1440"},
 	console.Decl{Name: "r_fullscreen", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
 		Help: "fill the screen instead of a window (F11 toggles it)"},
 	console.Decl{Name: "s_volume", Default: "0.7", Flags: console.Archive, Min: 0, Max: 1,
