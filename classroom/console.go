@@ -127,10 +127,18 @@ func (m *Model) AddCommands(t *console.Table) {
 		}
 		m.Run(d)
 	})
-	t.AddCommand("inspect", "inspect [last [p1|p2] [up|down] | ID]: print a packet of the classroom decoded field by field, and show it in the window's panel", func(a *cmdargs.Args) {
+	t.AddCommand("inspect", "inspect [last [p1|p2] [up|down] | ID]: print a packet of the classroom decoded field by field, and show it in the window's panel; inspect scroll LINE shows the panel from that line", func(a *cmdargs.Args) {
 		var e *Event
 		var ok bool
 		switch arg := a.Argv(1); arg {
+		case "scroll":
+			n, err := strconv.Atoi(a.Argv(2))
+			if err != nil {
+				t.Printf("usage: inspect scroll LINE\n")
+				return
+			}
+			m.ScrollPanel(n)
+			return
 		case "", "last":
 			player, dir := -1, -1
 			for i := 2; i < a.Argc(); i++ {
@@ -161,7 +169,7 @@ func (m *Model) AddCommands(t *console.Table) {
 			t.Printf("inspect: no such packet in the log\n")
 			return
 		}
-		m.selected = e.ID
+		m.Select(e.ID)
 		t.Printf("%s", Describe(e))
 	})
 }

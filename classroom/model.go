@@ -54,6 +54,9 @@ type Config struct {
 	// Log receives the server's log and the panes' console output,
 	// prefixed "sv: ", "p1: ", "p2: "; nil discards them.
 	Log io.Writer
+	// Keys say which keys play each player, for the switch that gives
+	// a player to a bot and back; empty: DefaultKeys.
+	Keys [2]string
 }
 
 // Input is what a player's keys hold down this frame.
@@ -90,6 +93,7 @@ type Model struct {
 	svCount int // server frames seen
 
 	selected uint64 // the packet shown decoded (inspect, a click)
+	ctl      controls
 }
 
 // ServerPlayer is one player as the server holds it.
@@ -142,6 +146,8 @@ func New(cfg Config) (*Model, error) {
 	for i, p := range m.players {
 		p.start(fmt.Sprintf("Player %d", i+1), cfg.Seed+uint64(i)*0x51ed)
 	}
+	m.svT.Get("sv_fps").OnChange(func(*console.Cvar) { m.refresh() })
+	m.refresh()
 	m.takeServerState()
 	return m, nil
 }
@@ -172,13 +178,17 @@ func (m *Model) SetSpeed(s float64) {
 		s = 1
 	}
 	m.speed = min(MaxSpeed, max(MinSpeed, s))
+	m.refresh()
 }
 
 // Paused reports whether the clock stands still.
 func (m *Model) Paused() bool { return m.paused }
 
 // SetPaused stops or restarts the clock.
-func (m *Model) SetPaused(p bool) { m.paused = p }
+func (m *Model) SetPaused(p bool) {
+	m.paused = p
+	m.refresh()
+}
 
 // Player returns player i (0: P1, 1: P2).
 func (m *Model) Player(i int) *Player { return m.players[i] }
@@ -371,8 +381,14 @@ func (m *Model) Event(id uint64) (*Event, bool) {
 	return &m.events[(id-1)%MaxEvents], true
 }
 
-// Select makes packet id the one shown decoded (0: none).
-func (m *Model) Select(id uint64) { m.selected = id }
+// Select makes packet id the one shown decoded (0: none), from its
+// first line.
+func (m *Model) Select(id uint64) {
+	if id != m.selected {
+		m.ctl.panel = 0
+	}
+	m.selected = id
+}
 
 // Selected returns the packet shown decoded, 0 if none.
 func (m *Model) Selected() uint64 { return m.selected }
@@ -490,6 +506,7 @@ func (p *Player) apply() {
 	client.CGameConfigFromCvars(&p.cg, p.T, func(format string, args ...any) { p.T.Printf(format+"\n", args...) })
 	p.up.link.SetConfig(linkConfig(p.T, Up))
 	p.down.link.SetConfig(linkConfig(p.T, Down))
+	p.m.refresh()
 }
 
 // linkConfig reads one direction's impairments from the pane's cvars

@@ -43,7 +43,7 @@ func (g *game) addClassroomCommands() {
 			}
 			return
 		}
-		cfg := classroom.Config{Map: a.Argv(1), Bots: 1, Log: consoleWriter{t}}
+		cfg := classroom.Config{Map: a.Argv(1), Bots: 1, Log: consoleWriter{t}, Keys: classroomKeys}
 		if a.Argc() > 2 {
 			n, err := strconv.Atoi(a.Argv(2))
 			if err != nil || n < 0 || n > 8 {
@@ -123,7 +123,7 @@ func (g *game) classroomUpdate(began time.Time) error {
 func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) {
 	c := g.cls
 	x, y := ebiten.CursorPosition()
-	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, Keys: classroomKeys})
+	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, UIScale: g.uiscale.Float()})
 	// The console and the menu as drawOverlays draws them, without the
 	// notify lines: the panes' text is where they would go.
 	if g.con.Active() {

@@ -11,18 +11,24 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"golang.org/x/image/font/basicfont"
+
 	"tremor/bg"
 	"tremor/bg/tilemap"
+	"tremor/cgame"
 	"tremor/classroom"
 	"tremor/client"
 	lagdraw "tremor/lagometer/draw"
+	"tremor/ui/draw/view"
 )
 
 // This file draws the classroom view (docs/classroom.md): three panes —
-// Player 1, the server's authoritative world, Player 2 — with a lane
-// between each player and the server where every packet travels as a
-// mark over its simulated delay, each pane's counters, lagometer and
-// switches, and a panel with the packet clicked decoded field by field.
+// Player 1, the server's authoritative world, Player 2, each painted
+// by the game's world painter — with a lane between each player and the
+// server where every packet travels as a mark over its simulated delay,
+// each pane's counters, lagometer and switches (the model's), and a
+// panel with the packet clicked decoded field by field. Where each part
+// goes is view.ClassroomLayout, at the UI scale.
 
 // ClassroomLinger is how long (virtual time) a packet stays in view after
 // it arrived (a fading mark at the receiver), and at least how long a
@@ -66,33 +72,37 @@ var (
 // ClassroomFrame is what one ClassroomView.Draw shows besides the model.
 type ClassroomFrame struct {
 	CursorX, CursorY int
-	// Keys says which keys play P1 and P2, for the hint line.
-	Keys [2]string
+	// UIScale is ui_scale: the size of the view's text, switches and
+	// panels; 0 picks it from the window (view.UIScale).
+	UIScale float64
 }
 
 // ClassroomView draws a classroom.Model and answers where the mouse
-// clicked: a switch (ClassroomView.Click) or a packet (PacketAt). It keeps
-// the map's tiles pre-rendered and the last frame's marks and buttons.
+// clicked: a switch (ClassroomView.Click) or a packet (PacketAt). It
+// keeps the layout, the map's tiles and the last frame's marks and
+// switches; the switches, titles and labels themselves are the model's.
 // Not safe for concurrent use.
 type ClassroomView struct {
-	r *Renderer // its text
-	b batch
-
-	tiles      *ebiten.Image
-	tilesMap   *tilemap.Map
-	tilesW     int
-	tilesH     int
-	tileOp     ebiten.DrawImageOptions
-	marks      []packetMark
-	buttons    []classButton
-	selLines   []string
-	selFor     uint64
-	selLate    bool
-	selCopies  int
-	numBuf     []byte
-	lastLayout classroomLayout
-	selected   uint64  // this frame's m.Selected()
-	maxW       float64 // when > 0, text is cut to this width: the column being drawn
+	tp      textPainter  // Go Mono at the layout's size
+	tpSize  float64      // the size tp's face is
+	wp      worldPainter // the three panes' worlds
+	b       batch
+	labels  view.Labels // the tags of one pane
+	l       view.Classroom
+	lw, lh  int
+	lui     float64
+	marks   []packetMark
+	buttons []classButton
+	sel     struct {
+		id     uint64
+		late   bool
+		copies int
+		cols   int // characters a line of the panel holds
+		lines  []string
+	}
+	selected uint64  // this frame's m.Selected()
+	maxW     float64 // when > 0, text is cut to this width: the column being drawn
+	numBuf   []byte
 }
 
 // packetMark is a packet drawn in a lane, for PacketAt.
@@ -101,18 +111,19 @@ type packetMark struct {
 	x, y, r float32
 }
 
-// classButton is a switch drawn this frame: its box, its label and the
-// console lines a click runs.
+// classButton is a switch drawn this frame: its box and what it shows
+// and runs.
 type classButton struct {
-	rect  image.Rectangle
-	label string
-	on    bool
-	lines []string
+	rect image.Rectangle
+	sw   classroom.Switch
 }
 
 // NewClassroomView returns a view with no map drawn yet.
 func NewClassroomView() *ClassroomView {
-	return &ClassroomView{r: New(nil), numBuf: make([]byte, 0, 32)}
+	v := &ClassroomView{}
+	v.wp.glow.blend = ebiten.BlendLighter
+	v.wp.colour = func(n int32) color.RGBA { return classColours[2] } // set per frame
+	return v
 }
 
 // PacketAt returns the packet drawn nearest (x, y) in the last frame, if
@@ -136,192 +147,159 @@ func (v *ClassroomView) Click(x, y int) ([]string, bool) {
 	p := image.Pt(x, y)
 	for _, b := range v.buttons {
 		if p.In(b.rect) {
-			return b.lines, true
+			return b.sw.Lines, true
 		}
 	}
 	return nil, false
 }
 
-// classroomLayout is where everything goes on a w×h screen.
-type classroomLayout struct {
-	w, h       int
-	paneW      int
-	laneW      int
-	worldTop   int
-	worldH     int
-	infoTop    int
-	panelTop   int
-	paneX      [3]int // P1, server, P2
-	laneX      [2]int // P1's lane, P2's lane
-	scale      float64
-	mapW, mapH int
-}
-
-const (
-	classHeaderH = 28
-	classLabelH  = 18
-	classLineH   = 15
-)
-
-func layoutClassroom(w, h int, m *tilemap.Map) classroomLayout {
-	l := classroomLayout{w: w, h: h, mapW: 40 * tilemap.TileSize, mapH: 22 * tilemap.TileSize}
-	if m != nil {
-		l.mapW, l.mapH = m.Width*tilemap.TileSize, m.Height*tilemap.TileSize
+// layout lays the view out for a w×h screen, and makes the face for its
+// text size.
+func (v *ClassroomView) layout(w, h int, set float64) {
+	ui := view.UIScale(set, w, h)
+	if v.lw != w || v.lh != h || v.lui != ui || v.tp.face == nil {
+		v.l = view.ClassroomLayout(w, h, ui)
+		v.lw, v.lh, v.lui = w, h, ui
 	}
-	l.laneW = w * 13 / 100
-	l.paneW = (w - 2*l.laneW - 8) / 3
-	l.paneX = [3]int{4, 4 + l.paneW + l.laneW, 4 + 2*(l.paneW+l.laneW)}
-	l.laneX = [2]int{4 + l.paneW, 4 + 2*l.paneW + l.laneW}
-	l.scale = float64(l.paneW) / float64(l.mapW)
-	l.worldTop = classHeaderH + classLabelH
-	l.worldH = int(float64(l.mapH) * l.scale)
-	if maxH := h * 40 / 100; l.worldH > maxH {
-		l.worldH = maxH
-		l.scale = float64(maxH) / float64(l.mapH)
+	if v.tpSize != v.l.FontSize || v.tp.face == nil {
+		face := monoFace(v.l.FontSize)
+		if face == nil {
+			face = text.NewGoXFace(basicfont.Face7x13)
+		}
+		v.tp.setFace(face)
+		v.tpSize = v.l.FontSize
+		v.sel.lines = v.sel.lines[:0] // wrapped for the old size
 	}
-	l.infoTop = l.worldTop + l.worldH + 6
-	l.panelTop = l.infoTop + 4*classLineH + 4*24 + 96 + 8
-	return l
 }
 
 // Draw draws the classroom on screen.
 func (v *ClassroomView) Draw(screen *ebiten.Image, m *classroom.Model, f *ClassroomFrame) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	screen.Fill(colBackground)
-	mp := m.Map()
-	l := layoutClassroom(w, h, mp)
-	v.lastLayout = l
+	v.layout(w, h, f.UIScale)
+	l := &v.l
 	v.buttons = v.buttons[:0]
 	v.marks = v.marks[:0]
 	v.selected = m.Selected()
-	v.drawHeader(screen, m, l)
-	v.r.m = mp
+	v.drawHeader(screen, m)
+	mp := m.Map()
+	if mp != v.wp.m {
+		v.wp.setMap(mp)
+	}
 	for pane := range 3 {
-		v.drawWorld(screen, m, l, pane, mp)
+		v.drawWorld(screen, m, pane, mp)
 	}
-	v.drawLanes(screen, m, l)
+	v.drawLanes(screen, m)
 	for i := range 2 {
-		v.drawPlayerInfo(screen, m, l, i, f)
+		v.drawPlayerInfo(screen, m, i)
 	}
-	v.drawServerInfo(screen, m, l)
-	v.drawLaneInfo(screen, m, l)
-	v.drawLegend(screen, l)
-	v.drawPanel(screen, m, l, f)
+	v.drawServerInfo(screen, m)
+	v.drawLaneInfo(screen, m)
+	v.drawLegend(screen)
+	v.drawPanel(screen, m, l)
 	v.drawButtons(screen, f)
 }
 
 // drawHeader draws the title, the clock and its switches.
-func (v *ClassroomView) drawHeader(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
+func (v *ClassroomView) drawHeader(screen *ebiten.Image, m *classroom.Model) {
+	l := &v.l
 	b := &v.b
-	b.rect(0, 0, float32(l.w), classHeaderH, rgbaOf(colPanel, 0.9))
+	b.rect(0, 0, float32(l.Header.Dx()), float32(l.Header.Dy()), rgbaOf(colPanel, 0.9))
 	b.flush(screen)
 	state := "running"
 	if m.Paused() {
 		state = "PAUSED"
 	}
-	v.text(screen, "CLASSROOM  virtual time "+strconv.FormatFloat(m.Now().Seconds(), 'f', 2, 64)+" s  "+state, 8, 7, colWhite)
-	x := 360
-	speeds := []float64{1, 0.5, 0.25, 0.1, 0.05}
-	next := speeds[0]
-	for i, s := range speeds {
-		if m.Speed() >= s-1e-9 {
-			next = speeds[(i+1)%len(speeds)]
-			break
-		}
+	ty := float64(l.Header.Min.Y) + float64(l.Header.Dy()-l.LineH)/2
+	title := "CLASSROOM  virtual time " + strconv.FormatFloat(m.Now().Seconds(), 'f', 2, 64) + " s  " + state
+	v.text(screen, title, float64(l.Pad*2), ty, colWhite)
+	x := l.Pad*4 + int(v.tp.advance)*42
+	bh := min(l.ButtonH, l.Header.Dy()-2*l.Pad)
+	y := l.Header.Min.Y + (l.Header.Dy()-bh)/2
+	for _, sw := range m.Switches(classroom.PaneClock) {
+		bw := int(v.tp.advance)*(len(sw.Label)+4) + l.Pad
+		v.button(image.Rect(x, y, x+bw, y+bh), sw)
+		x += bw + l.Pad
 	}
-	v.button(image.Rect(x, 4, x+130, 24), "speed "+strconv.FormatFloat(m.Speed(), 'g', 2, 64)+"x", m.Speed() < 1, "slowmo "+strconv.FormatFloat(next, 'g', 2, 64))
-	x += 136
-	label := "pause"
-	if m.Paused() {
-		label = "resume"
-	}
-	v.button(image.Rect(x, 4, x+80, 24), label, m.Paused(), "pause")
-	x += 86
-	v.button(image.Rect(x, 4, x+100, 24), "step 1 frame", false, "step")
 }
 
-// drawLegend draws the packet kinds' colours in two columns, under the
-// lanes' counts.
-func (v *ClassroomView) drawLegend(screen *ebiten.Image, l classroomLayout) {
+// drawLegend draws the packet kinds' colours in the lanes' columns,
+// under their counts.
+func (v *ClassroomView) drawLegend(screen *ebiten.Image) {
+	l := &v.l
 	b := &v.b
-	y0 := l.infoTop + 6*classLineH + 16
-	x, y := l.laneX[0]+8, y0
+	lh := float32(l.LineH)
+	r := lh * 0.3
+	y0 := float32(l.LaneInfo[0].Min.Y + 8*l.LineH + l.Pad)
+	x, y := float32(l.LaneInfo[0].Min.X+l.Pad), y0
+	v.maxW = float64(l.LaneInfo[0].Dx() - 2*l.Pad - int(lh))
+	defer func() { v.maxW = 0 }()
 	n := 0
 	for k := classroom.Kind(0); k < classroom.NumKinds; k++ {
 		if k == classroom.KindOther {
 			continue
 		}
 		if n == 4 {
-			x, y = l.laneX[1]+8, y0
+			x, y = float32(l.LaneInfo[1].Min.X+l.Pad), y0
 		}
 		n++
-		b.circle(float32(x+5), float32(y+7), 5, rgbaOf(PacketColour(k), 1))
+		b.circle(x+r, y+lh/2, r, rgbaOf(PacketColour(k), 1))
 		label := k.String()
 		if k == classroom.KindReliable {
 			// Also the dot in a mark that carries commands besides.
 			label = "reliable (dot)"
 		}
 		b.flush(screen)
-		v.text(screen, label, float64(x+14), float64(y), colDim)
-		y += classLineH
+		v.text(screen, label, float64(x+lh), float64(y), colDim)
+		y += lh
 	}
-	b.circle(float32(x+5), float32(y+7), 5, rgbaOf(colDim, 1))
-	b.line(float32(x+1), float32(y+3), float32(x+9), float32(y+11), 2, rgbaOf(colLost, 1))
-	b.line(float32(x+1), float32(y+11), float32(x+9), float32(y+3), 2, rgbaOf(colLost, 1))
+	b.circle(x+r, y+lh/2, r, rgbaOf(colDim, 1))
+	b.line(x+r*0.2, y+lh/2-r*0.8, x+r*1.8, y+lh/2+r*0.8, 2, rgbaOf(colLost, 1))
+	b.line(x+r*0.2, y+lh/2+r*0.8, x+r*1.8, y+lh/2-r*0.8, 2, rgbaOf(colLost, 1))
 	b.flush(screen)
-	v.text(screen, "lost", float64(x+14), float64(y), colDim)
-	y += classLineH
-	b.ring(float32(x+5), float32(y+7), 6, 2, rgbaOf(colLate, 1))
+	v.text(screen, "lost", float64(x+lh), float64(y), colDim)
+	y += lh
+	b.ring(x+r, y+lh/2, r+1, 2, rgbaOf(colLate, 1))
 	b.flush(screen)
-	v.text(screen, "overtaken", float64(x+14), float64(y), colDim)
+	v.text(screen, "overtaken", float64(x+lh), float64(y), colDim)
 }
 
-// paneTitle returns the label over a pane.
-func paneTitle(m *classroom.Model, pane int) string {
-	if pane == 1 {
-		return "SERVER: authoritative, at sv_fps"
-	}
-	i := pane / 2
-	t := m.Player(i).T
-	s := "PLAYER " + strconv.Itoa(i+1) + ": "
-	if t.Get("cl_nopredict").Bool() {
-		s += "no prediction"
-	} else {
-		s += "prediction"
-	}
-	up, down := t.Get("cl_packetdelay").Int(), t.Get("sv_packetdelay").Int()
-	switch {
-	case up == down && up > 0:
-		s += ", " + strconv.Itoa(up) + " ms each way"
-	case up != down:
-		s += ", " + strconv.Itoa(up) + "/" + strconv.Itoa(down) + " ms"
-	}
-	return s
+// paneScale returns the scale of the world panes: the map's height
+// fills the pane (the camera follows across the map's width), never
+// smaller than the whole map fitting.
+func paneScale(pane image.Rectangle, mapW, mapH float64) (scale, whole float64) {
+	whole = min(float64(pane.Dx())/mapW, float64(pane.Dy())/mapH)
+	return max(whole, float64(pane.Dy())/mapH), whole
 }
 
-// drawWorld draws one pane's world: 0 P1's cgame, 1 the server's state,
-// 2 P2's cgame.
-func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l classroomLayout, pane int, mp *tilemap.Map) {
-	x0, y0 := float32(l.paneX[pane]), float32(l.worldTop)
-	v.maxW = float64(l.paneW)
-	defer func() { v.maxW = 0 }()
+// paneView returns the view of a pane centred on world pixels (cx, cy),
+// clamped to the map.
+func paneView(pane image.Rectangle, cx, cy, scale, mapW, mapH float64) view.View {
+	return view.View{CX: cx, CY: cy, Scale: scale, W: float64(pane.Dx()), H: float64(pane.Dy()),
+		X0: float64(pane.Min.X), Y0: float64(pane.Min.Y)}.Clamp(mapW, mapH)
+}
+
+// drawWorld draws one pane's world: PaneP1 P1's cgame, PaneServer the
+// server's state, PaneP2 P2's cgame, all with the game's world painter.
+func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane int, mp *tilemap.Map) {
+	l := &v.l
+	r := l.Pane[pane]
 	tc := colWhite
-	if pane != 1 {
+	if pane != classroom.PaneServer {
 		tc = classColours[pane/2]
 	}
-	v.text(screen, paneTitle(m, pane), float64(x0), float64(classHeaderH+3), tc)
-	b := &v.b
-	b.rect(x0, y0, float32(l.paneW), float32(l.worldH), rgbaOf(colPaneBack, 1))
-	b.flush(screen)
+	v.maxW = float64(l.Title[pane].Dx())
+	v.text(screen, m.Title(pane), float64(l.Title[pane].Min.X), float64(l.Title[pane].Min.Y), tc)
+	v.maxW = 0
+	x0, y0 := float64(r.Min.X), float64(r.Min.Y)
 	if mp == nil {
-		v.text(screen, "connecting...", float64(x0)+8, float64(y0)+8, colDim)
+		v.b.rect(float32(x0), float32(y0), float32(r.Dx()), float32(r.Dy()), rgbaOf(colPaneBack, 1))
+		v.b.flush(screen)
+		v.text(screen, "connecting...", x0+8, y0+8, colDim)
 		return
 	}
-	v.drawTiles(screen, l, mp, x0, y0)
-	s := float32(l.scale)
-	toPane := func(ux, uy int32) (float32, float32) {
-		return x0 + float32(ux)/bg.UnitsPerPixel*s, y0 + float32(uy)/bg.UnitsPerPixel*s
-	}
+	mapW, mapH := float64(mp.Width*tilemap.TileSize), float64(mp.Height*tilemap.TileSize)
+	scale, whole := paneScale(r, mapW, mapH)
 	p1, p2 := m.Player(0), m.Player(1)
 	nums := [2]int32{-1, -1}
 	for i, p := range [...]*classroom.Player{p1, p2} {
@@ -338,201 +316,120 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, l cl
 		}
 		return 2
 	}
-	labels := [3]string{"P1", "P2", "bot"}
-	player := func(ux, uy int32, aim int32, num int32, dead, outline bool, alpha float32) {
-		x, y := toPane(ux, uy)
-		hw, hh := max(12*s, 4), max(22*s, 8) // at least 8×16 pixels
-		c := classColours[who(num)]
-		if dead {
-			c = colDead
-		}
-		if outline {
-			b.line(x-hw, y-hh, x+hw, y-hh, 1, rgbaOf(colWhite, alpha))
-			b.line(x+hw, y-hh, x+hw, y+hh, 1, rgbaOf(colWhite, alpha))
-			b.line(x+hw, y+hh, x-hw, y+hh, 1, rgbaOf(colWhite, alpha))
-			b.line(x-hw, y+hh, x-hw, y-hh, 1, rgbaOf(colWhite, alpha))
-			return
-		}
-		b.rect(x-hw-1, y-hh-1, 2*hw+2, 2*hh+2, rgbaOf(colShadow, alpha))
-		b.rect(x-hw, y-hh, 2*hw, 2*hh, rgbaOf(c, alpha))
-		a := float64(aim) / 65536 * 2 * math.Pi
-		b.line(x, y-hh/3, x+float32(math.Cos(a))*hw*2, y-hh/3+float32(math.Sin(a))*hw*2, 1.5, rgbaOf(colWhite, alpha))
-	}
-	var tags [bg.MaxClients + 1]struct {
-		x, y float32
-		num  int32
-	}
-	ntags := 0
-	tag := func(ux, uy int32, num int32) {
-		if ntags < len(tags) {
-			x, y := toPane(ux, uy)
-			y -= max(22*s, 8) + 10
-			// Players side by side: stack their names instead of
-			// writing one over the other.
-			for moved := true; moved; {
-				moved = false
-				for k := range ntags {
-					if dx, dy := tags[k].x-x, tags[k].y-y; dx > -24 && dx < 24 && dy > -12 && dy < 12 {
-						y, moved = tags[k].y-12, true
-					}
-				}
-			}
-			tags[ntags].x, tags[ntags].y, tags[ntags].num = x, y, num
-			ntags++
-		}
-	}
-	if pane == 1 {
-		t := m.ServerTime()
-		for _, es := range m.ServerEntities() {
-			switch es.EType {
-			case bg.ETItem:
-				if es.EFlags&bg.EFNoDraw == 0 {
-					x, y := toPane(es.Pos.Base.X, es.Pos.Base.Y)
-					b.rect(x-3, y-3, 6, 6, rgbaOf(colDim, 1))
-				}
-			case bg.ETMissile:
-				pos := es.Pos.Evaluate(t)
-				x, y := toPane(pos.X, pos.Y)
-				b.circle(x, y, 3, rgbaOf(colExplosion, 1))
-			}
-		}
+	v.wp.colour = func(n int32) color.RGBA { return classColours[who(n)] }
+	dst := screen.SubImage(r).(*ebiten.Image)
+	t := m.Now().Seconds()
+	if pane == classroom.PaneServer {
+		// Both players in view when they are near enough; the whole map
+		// when not.
+		var xs [2]float64
+		found := 0
 		for _, sp := range m.ServerPlayers() {
-			if sp.PS.PmType == bg.PMSpectator || sp.PS.PmType == bg.PMIntermission {
-				continue
+			if k := who(int32(sp.Num)); k < 2 {
+				xs[k], _ = cgame.PointOf(sp.PS.Origin).Px()
+				found++
 			}
-			player(sp.PS.Origin.X, sp.PS.Origin.Y, sp.PS.Aim, int32(sp.Num), sp.PS.PmType == bg.PMDead, false, 1)
-			tag(sp.PS.Origin.X, sp.PS.Origin.Y, int32(sp.Num))
+		}
+		cx := mapW / 2
+		if found == 2 {
+			span := math.Abs(xs[0]-xs[1]) + 400
+			scale = min(scale, max(whole, float64(r.Dx())/span))
+			cx = (xs[0] + xs[1]) / 2
+		}
+		v.wp.begin(dst, paneView(r, cx, mapH/2, scale, mapW, mapH), t)
+		st := m.ServerTime()
+		for i := range m.ServerEntities() {
+			es := &m.ServerEntities()[i]
+			if es.EType == bg.ETPlayer {
+				continue // drawn from their player states below
+			}
+			v.wp.entity(dst, es, cgame.PointOf(es.Pos.Evaluate(st)), t, 0)
+		}
+		for i := range m.ServerPlayers() {
+			sp := &m.ServerPlayers()[i]
+			x, y := v.wp.view.PointScreen(cgame.PointOf(sp.PS.Origin))
+			v.wp.playerState(dst, &sp.PS, float32(x), float32(y), float64(sp.PS.Origin.X), t)
 		}
 	} else {
-		p := p1
-		if pane == 2 {
-			p = p2
-		}
+		p := m.Player(pane / 2)
 		cg := p.CGame()
 		if cg == nil || cg.Snap == nil {
-			b.flush(screen)
-			v.text(screen, p.C.State().String()+"...", float64(x0)+8, float64(y0)+8, colDim)
+			v.b.rect(float32(x0), float32(y0), float32(r.Dx()), float32(r.Dy()), rgbaOf(colPaneBack, 1))
+			v.b.flush(screen)
+			v.text(screen, p.C.State().String()+"...", x0+8, y0+8, colDim)
 			return
 		}
+		px, py := cg.DrawnOrigin.Px()
+		v.wp.begin(dst, paneView(r, px, py, scale, mapW, mapH), t)
 		for _, ce := range cg.Entities {
-			es := &ce.Current
-			ux, uy := int32(ce.Lerp.X), int32(ce.Lerp.Y)
-			switch es.EType {
-			case bg.ETItem:
-				if es.EFlags&bg.EFNoDraw == 0 {
-					x, y := toPane(ux, uy)
-					b.rect(x-3, y-3, 6, 6, rgbaOf(colDim, 1))
-				}
-			case bg.ETMissile:
-				x, y := toPane(ux, uy)
-				b.circle(x, y, 3, rgbaOf(colExplosion, 1))
-			case bg.ETPlayer:
-				player(ux, uy, es.Aim, es.ClientNum, es.EFlags&bg.EFDead != 0, false, 1)
-				tag(ux, uy, es.ClientNum)
-			}
+			v.wp.entity(dst, &ce.Current, ce.Lerp, t, 0)
 		}
 		// The server's idea of this player: an outline where the server
 		// has it now, beside where this client draws it.
 		self := p.C.ClientNum()
+		hw, hh := playerHalf()
+		hw, hh = hw*v.wp.view.Scale, hh*v.wp.view.Scale
 		for _, sp := range m.ServerPlayers() {
 			if int32(sp.Num) == self {
-				player(sp.PS.Origin.X, sp.PS.Origin.Y, 0, self, false, true, 0.8)
+				x, y := v.wp.view.PointScreen(cgame.PointOf(sp.PS.Origin))
+				v.wp.world.ovlOutline(float32(x-hw), float32(y-hh), float32(2*hw), float32(2*hh), max(1, float32(l.UI)), rgbaOf(colWhite, 0.9))
 			}
 		}
-		ps := &cg.Predicted
-		ux, uy := int32(cg.DrawnOrigin.X), int32(cg.DrawnOrigin.Y)
-		player(ux, uy, ps.Aim, self, ps.PmType == bg.PMDead, false, 1)
-		tag(ux, uy, self)
+		x, y := v.wp.view.PointScreen(cg.DrawnOrigin)
+		v.wp.playerState(dst, &cg.Predicted, float32(x), float32(y), cg.DrawnOrigin.X, t)
 	}
-	b.flush(screen)
-	for i := range ntags {
-		t := &tags[i]
-		k := who(t.num)
-		// Shadowed: over the world, not a dark panel.
-		v.r.centreText(screen, labels[k], float64(t.x), float64(t.y), 1, classColours[k])
+	v.wp.end(dst)
+	labels := [3]string{"P1", "P2", "bot"}
+	v.labels.Reset()
+	v.wp.drawTags(dst, &v.tp, &v.labels, 1, 1, func(n int32) string { return labels[who(n)] }, func(n int32) color.RGBA { return classColours[who(n)] })
+	caption := "no prediction, no interpolation"
+	if pane != classroom.PaneServer {
+		caption = "white outline: the server's P" + strconv.Itoa(pane/2+1) + " now"
 	}
-	if pane != 1 {
-		v.text(screen, "white outline: where the server has you now", float64(x0)+4, float64(y0)+float64(l.worldH)-16, colDim)
-	} else {
-		v.text(screen, "no prediction, no interpolation", float64(x0)+4, float64(y0)+float64(l.worldH)-16, colDim)
-	}
-}
-
-// drawTiles draws the map's tiles, pre-rendered once per map and size.
-func (v *ClassroomView) drawTiles(screen *ebiten.Image, l classroomLayout, mp *tilemap.Map, x0, y0 float32) {
-	if v.tiles == nil || v.tilesMap != mp || v.tilesW != l.paneW || v.tilesH != l.worldH {
-		if v.tiles != nil {
-			v.tiles.Deallocate()
-		}
-		v.tiles = ebiten.NewImage(max(1, l.paneW), max(1, l.worldH))
-		v.tilesMap, v.tilesW, v.tilesH = mp, l.paneW, l.worldH
-		b := &v.b
-		ts := float32(tilemap.TileSize) * float32(l.scale)
-		for ty := range mp.Height {
-			for tx := range mp.Width {
-				x, y := float32(tx)*ts, float32(ty)*ts
-				switch mp.At(tx, ty) {
-				case tilemap.Solid:
-					b.rect(x, y, ts+0.5, ts+0.5, rgbaOf(colSolid, 1))
-				case tilemap.Platform:
-					b.rect(x, y, ts+0.5, max(2, ts/4), rgbaOf(colPlatform, 1))
-				case tilemap.Lava:
-					b.rect(x, y, ts+0.5, ts+0.5, rgbaOf(colLava, 1))
-				}
-			}
-		}
-		for _, pad := range mp.Pads {
-			b.rect(float32(pad.At.X)*ts, float32(pad.At.Y+1)*ts-3, ts, 3, rgbaOf(colPad, 1))
-		}
-		for _, tp := range mp.Teleporters {
-			b.ring(float32(tp.At.X)*ts+ts/2, float32(tp.At.Y)*ts+ts/2, ts/2, 1.5, rgbaOf(colTeleporter, 1))
-		}
-		b.flush(v.tiles)
-	}
-	op := &v.tileOp
-	op.GeoM.Reset()
-	op.GeoM.Translate(float64(x0), float64(y0))
-	screen.DrawImage(v.tiles, op)
+	v.maxW = float64(r.Dx() - 2*l.Pad)
+	cw, _ := v.tp.size(v.tp.fit(caption, v.maxW))
+	cy := float64(r.Max.Y - l.LineH - l.Pad)
+	v.b.rect(float32(x0), float32(cy), float32(cw)+float32(2*l.Pad), float32(l.LineH+l.Pad), rgbaOf(colPaneBack, 0.75))
+	v.b.flush(screen)
+	v.text(screen, caption, x0+float64(l.Pad), cy+float64(l.Pad)/2, colDim)
+	v.maxW = 0
 }
 
 // drawLanes draws the two lanes and every packet in them.
-func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
+func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model) {
+	l := &v.l
 	b := &v.b
-	top, hgt := float32(l.worldTop), float32(l.worldH)
+	top, hgt := float32(l.Lane[0].Min.Y), float32(l.Lane[0].Dy())
 	half := hgt / 2
+	lh := float32(l.LineH)
 	for i := range 2 {
-		x := float32(l.laneX[i])
-		b.rect(x+2, top, float32(l.laneW)-4, hgt, rgbaOf(colPaneBack, 0.6))
-		b.line(x+2, top+half, x+float32(l.laneW)-2, top+half, 1, rgbaOf(colDim, 0.4))
+		x, lw := float32(l.Lane[i].Min.X), float32(l.Lane[i].Dx())
+		b.rect(x+2, top, lw-4, hgt, rgbaOf(colPaneBack, 0.6))
+		b.line(x+2, top+half, x+lw-2, top+half, 1, rgbaOf(colDim, 0.4))
 	}
 	b.flush(screen)
 	for i := range 2 {
-		x := float64(l.laneX[i]) + 6
+		ln := l.Lane[i]
+		x := float64(ln.Min.X + l.Pad)
 		if i == 0 {
 			v.text(screen, "P1 -> server", x, float64(top)+2, colDim)
-			v.text(screen, "P1 <- server", x, float64(top+hgt)-15, colDim)
+			v.text(screen, "P1 <- server", x, float64(top+hgt-lh), colDim)
 		} else {
-			v.right(screen, "server <- P2", float64(l.laneX[i]+l.laneW)-6, float64(top)+2, colDim)
-			v.right(screen, "server -> P2", float64(l.laneX[i]+l.laneW)-6, float64(top+hgt)-15, colDim)
+			v.right(screen, "server <- P2", float64(ln.Max.X-l.Pad), float64(top)+2, colDim)
+			v.right(screen, "server -> P2", float64(ln.Max.X-l.Pad), float64(top+hgt-lh), colDim)
 		}
-	}
-	for i := range 2 {
-		t := m.Player(i).T
-		cx := float64(l.laneX[i]) + float64(l.laneW)/2
-		for k, name := range [...]string{"cl_packet", "sv_packet"} {
-			s := strconv.Itoa(t.Get(name+"delay").Int()) + " ms"
-			if loss := t.Get(name + "loss").Float(); loss > 0 {
-				s += ", " + strconv.FormatFloat(loss, 'g', 3, 64) + "% lost"
-			}
-			y := float64(top) + float64(half)*float64(k) + float64(half)/2
-			v.centre(screen, s, cx, y, fade(colDim, 0.5))
+		cx := float64(ln.Min.X) + float64(ln.Dx())/2
+		for d := range 2 {
+			y := float64(top) + float64(half)*float64(d) + float64(half)/2
+			v.centre(screen, m.LinkLabel(i, classroom.Dir(d)), cx, y, fade(colDim, 0.5))
 		}
 	}
 	now := m.Now()
 	const rows = 6
-	rowH := (half - 22) / rows
+	rowH := (half - lh - 4) / rows
 	m.Events(ClassroomLinger, func(e *classroom.Event) {
-		left, right := float32(l.laneX[e.Player])+8, float32(l.laneX[e.Player]+l.laneW)-8
+		ln := l.Lane[e.Player]
+		left, right := float32(ln.Min.X+2*l.Pad), float32(ln.Max.X-2*l.Pad)
 		from, to := left, right // P1's uplink goes right, to the server
 		if (e.Player == 1) == (e.Dir == classroom.Up) {
 			from, to = right, left
@@ -541,12 +438,12 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 		if e.Netchan {
 			row = float32(e.Sequence % rows)
 		}
-		y := top + 18 + row*rowH + rowH/2
+		y := top + lh + row*rowH + rowH/2
 		if e.Dir == classroom.Down {
 			y = top + half + 4 + row*rowH + rowH/2
 		}
-		r := float32(3 + math.Sqrt(float64(e.Bytes))/3)
-		r = min(r, rowH/2+3, 14)
+		r := float32(3+math.Sqrt(float64(e.Bytes))/3) * float32(l.UI)
+		r = min(r, rowH/2+3, 14*float32(l.UI))
 		c := PacketColour(e.Kind)
 		sel := e.ID == v.selected
 		if e.Lost() {
@@ -561,7 +458,7 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model, l cl
 			if f > 0.5 { // past half way it falls out of the lane
 				k := (f - 0.5) * 2
 				x += (to - from) * 0.15 * k
-				yy += k * k * 60
+				yy += k * k * 60 * float32(l.UI)
 				a = 1 - k
 			}
 			v.mark(x, yy, r, c, a, sel, false, e.Reliable && e.Kind != classroom.KindReliable, e.ID)
@@ -620,130 +517,106 @@ func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected,
 	v.marks = append(v.marks, packetMark{id: id, x: x, y: y, r: r})
 }
 
+// switchGrid lays a pane's switches out two a row from y in info
+// column r, and returns the y under them.
+func (v *ClassroomView) switchGrid(r image.Rectangle, y int, sws []classroom.Switch) int {
+	l := &v.l
+	bw := (r.Dx() - l.Pad) / 2
+	for k, sw := range sws {
+		bx, by := r.Min.X+(k%2)*(bw+l.Pad), y+(k/2)*(l.ButtonH+l.Pad)
+		v.button(image.Rect(bx, by, bx+bw, by+l.ButtonH), sw)
+	}
+	return y + (len(sws)+1)/2*(l.ButtonH+l.Pad)
+}
+
 // drawPlayerInfo draws player i's counters, switches and lagometer under
 // its pane.
-func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout, i int, f *ClassroomFrame) {
+func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model, i int) {
+	l := &v.l
 	p := m.Player(i)
-	x := l.paneX[2*i]
-	y := float64(l.infoTop)
-	v.maxW = float64(l.paneW - 2)
+	col := l.Info[2*i]
+	x := float64(col.Min.X)
+	y := float64(col.Min.Y)
+	v.maxW = float64(col.Dx())
 	defer func() { v.maxW = 0 }()
 	fig := p.Figures()
 	line := func(s string, c color.RGBA) {
-		v.text(screen, s, float64(x)+2, y, c)
-		y += classLineH
+		v.text(screen, s, x, y, c)
+		y += float64(l.LineH)
 	}
 	if p.CGame() == nil {
 		line(p.C.State().String()+"...", colDim)
 	} else {
-		line("usercmd #"+itoa(fig.Cmd)+"   not yet acked: "+strconv.Itoa(fig.Unacked), colWhite)
+		line("usercmd #"+itoa(fig.Cmd)+"  not acked: "+strconv.Itoa(fig.Unacked), colWhite)
 		if fig.ServerCmd >= 0 {
-			line("last usercmd the server ran: #"+itoa(fig.ServerCmd), colWhite)
+			line("server ran usercmd #"+itoa(fig.ServerCmd), colWhite)
 		} else {
-			line("last usercmd the server ran: (older than 64)", colWhite)
+			line("server ran: older than 64", colWhite)
 		}
 		late := strconv.FormatFloat(max(0, fig.SnapsBehind), 'f', 1, 64)
-		if p.T.Get("cl_nopredict").Bool() {
-			line("you and others drawn "+late+" snaps late", colWhite)
+		if m.Predicting(i) {
+			line("others "+late+" snaps late, you predicted", colWhite)
 		} else {
-			line("others drawn "+late+" snaps late; you: predicted", colWhite)
+			line("all drawn "+late+" snaps late", colWhite)
 		}
 		mc := colWhite
 		if fig.Mispredictions > 0 {
 			mc = colLow
 		}
-		line("mispredictions "+strconv.Itoa(fig.Mispredictions)+"  "+pingText(fig.Ping), mc)
+		line("mispredicted "+strconv.Itoa(fig.Mispredictions)+"  "+pingText(fig.Ping), mc)
 	}
-	y = float64(l.infoTop + 4*classLineH + 2)
-	t := p.T
-	pfx := "p" + strconv.Itoa(i+1) + " "
-	bw := (l.paneW - 6) / 2
-	col := [2]int{x, x + bw + 6}
-	row := 0
-	add := func(label string, on bool, lines ...string) {
-		bx, by := col[row%2], int(y)+(row/2)*24
-		v.button(image.Rect(bx, by, bx+bw, by+20), label, on, lines...)
-		row++
-	}
-	np := t.Get("cl_nopredict").Bool()
-	add("prediction "+onOff(!np), !np, pfx+"toggle cl_nopredict")
-	ed := t.Get("cg_errorDecay").Int()
-	add("error decay "+strconv.Itoa(ed)+" ms", ed > 0, pfx+"cg_errorDecay "+strconv.Itoa(nextOf([]int{0, 100, 500}, ed)))
-	tn := t.Get("cl_timeNudge").Int()
-	add("time nudge "+strconv.Itoa(tn)+" ms", tn != 0, pfx+"cl_timeNudge "+strconv.Itoa(nextOf([]int{0, 15, 30, -15}, tn)))
-	an := t.Get("cl_autoNudge").Bool()
-	add("auto nudge "+onOff(an), an, pfx+"toggle cl_autoNudge")
-	lag := t.Get("cl_packetdelay").Int()
-	down := t.Get("sv_packetdelay").Int()
-	lagLabel := "lag " + strconv.Itoa(lag) + " ms each way"
-	if lag != down {
-		lagLabel = "lag " + strconv.Itoa(lag) + " up " + strconv.Itoa(down) + " down"
-	}
-	add(lagLabel, lag+down > 0, pfx+"lag "+strconv.Itoa(nextOf([]int{0, 50, 100, 200, 300}, lag)))
-	loss := int(t.Get("cl_packetloss").Float())
-	add("loss "+strconv.Itoa(loss)+" % each way", loss > 0 || t.Get("sv_packetloss").Float() > 0, pfx+"loss "+strconv.Itoa(nextOf([]int{0, 5, 10, 25}, loss)))
-	bot := t.Get("cl_bot").Bool()
-	driver := "keys " + f.Keys[i]
-	if bot {
-		driver = "played by a bot"
-	}
-	add(driver, bot, pfx+"toggle cl_bot")
-	dup := int(t.Get("cl_packetduplicate").Float())
-	add("duplicate "+strconv.Itoa(dup)+" %", dup > 0, pfx+"dup "+strconv.Itoa(nextOf([]int{0, 10, 25}, dup)))
-	ly := float32(int(y) + 4*24 + 2)
+	sy := col.Min.Y + 4*l.LineH + l.Pad
+	ly := v.switchGrid(col, sy, m.Switches(2*i))
 	if cg := p.CGame(); cg != nil {
-		lagdraw.Draw(screen, &cg.Lagometer, float32(x), ly, 88)
-		v.maxW = float64(l.paneW - 96)
-		v.text(screen, "lagometer", float64(x)+94, float64(ly), colDim)
-		v.text(screen, "top: frames", float64(x)+94, float64(ly)+15, colDim)
-		v.text(screen, " blue interpolated,", float64(x)+94, float64(ly)+30, colDim)
-		v.text(screen, " yellow extrapolated", float64(x)+94, float64(ly)+45, colDim)
-		v.text(screen, "bottom: snapshots", float64(x)+94, float64(ly)+60, colDim)
-		v.text(screen, " green ping, red lost", float64(x)+94, float64(ly)+75, colDim)
+		lagdraw.Draw(screen, &cg.Lagometer, float32(x), float32(ly), float32(l.Lagom))
+		tx := x + float64(l.Lagom+l.Pad)
+		v.maxW = float64(col.Max.X) - tx
+		lh := float64(l.Lagom) / 4
+		for k, s := range [...]string{"lagometer: frames on top,", "blue interp., yellow extrap.;", "snapshots below: green", "ping, red lost"} {
+			v.text(screen, s, tx, float64(ly)+float64(k)*lh, colDim)
+		}
 	}
 }
 
 // drawServerInfo draws the server's figures and switches under its pane.
-func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
-	x := l.paneX[1]
-	y := float64(l.infoTop)
-	v.maxW = float64(l.paneW - 2)
+func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model) {
+	l := &v.l
+	col := l.Info[classroom.PaneServer]
+	x, y := float64(col.Min.X), float64(col.Min.Y)
+	v.maxW = float64(col.Dx())
 	defer func() { v.maxW = 0 }()
 	srv := m.Server()
 	if srv == nil {
 		return
 	}
 	fps := srv.Config().FPS
-	v.text(screen, "server time "+itoa(m.ServerTime())+" ms, a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", float64(x)+2, y, colWhite)
-	y += classLineH
-	snaps := m.Player(0).T.Get("snaps").Int()
-	v.text(screen, "runs the usercmds that came, sends snapshots", float64(x)+2, y, colDim)
-	y += classLineH
+	v.text(screen, "server time "+itoa(m.ServerTime())+" ms", x, y, colWhite)
+	y += float64(l.LineH)
+	v.text(screen, "a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", x, y, colDim)
+	y += float64(l.LineH)
 	for i := range 2 {
 		p := m.Player(i)
 		if p.CGame() == nil {
 			continue
 		}
 		ci := srv.Client(int(p.C.ClientNum()))
-		v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" usercmds run, "+strconv.Itoa(ci.Snapshots)+" snapshots sent", float64(x)+2, y, colWhite)
-		y += classLineH
+		v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" cmds run, "+strconv.Itoa(ci.Snapshots)+" snaps sent", x, y, colWhite)
+		y += float64(l.LineH)
 	}
-	y = float64(l.infoTop + 4*classLineH + 2)
-	bw := (l.paneW - 6) / 2
-	v.button(image.Rect(x, int(y), x+bw, int(y)+20), "sv_fps "+strconv.Itoa(fps), fps != 20, "sv sv_fps "+strconv.Itoa(nextOf([]int{20, 10, 40}, fps)))
-	ns := strconv.Itoa(nextOf([]int{20, 10, 40}, snaps))
-	v.button(image.Rect(x+bw+6, int(y), x+2*bw+6, int(y)+20), "snaps "+strconv.Itoa(snaps), snaps != 20, "p1 snaps "+ns, "p2 snaps "+ns)
+	v.switchGrid(col, col.Min.Y+4*l.LineH+l.Pad, m.Switches(classroom.PaneServer))
 }
 
 // drawLaneInfo draws each lane's counts under it: its packets, and the
 // bits a second of delta fields that player's connection sent that way
 // (the sender's own count, never another connection's).
-func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l classroomLayout) {
-	v.maxW = float64(l.laneW - 8)
+func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model) {
+	l := &v.l
+	v.maxW = float64(l.LaneInfo[0].Dx() - l.Pad)
 	defer func() { v.maxW = 0 }()
+	lh := float64(l.LineH)
 	for i := range 2 {
-		x := float64(l.laneX[i]) + 6
-		y := float64(l.infoTop)
+		x := float64(l.LaneInfo[i].Min.X + l.Pad)
+		y := float64(l.LaneInfo[i].Min.Y)
 		up, down := m.Counts(i, classroom.Up), m.Counts(i, classroom.Down)
 		name := "P" + strconv.Itoa(i+1)
 		for _, d := range [...]struct {
@@ -752,71 +625,132 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model, l
 			c     classroom.Counts
 		}{{name + " -> server", classroom.Up, up}, {"server -> " + name, classroom.Down, down}} {
 			v.text(screen, d.title, x, y, colWhite)
-			y += classLineH
-			v.text(screen, "sent "+utoa(d.c.Sent), x, y, colDim)
-			y += classLineH
+			y += lh
 			lc := colDim
 			if d.c.Lost > 0 {
 				lc = colLost
 			}
-			v.text(screen, "lost "+utoa(d.c.Lost)+" dup "+utoa(d.c.Duplicated), x, y, lc)
-			y += classLineH
+			v.text(screen, "sent "+utoa(d.c.Sent)+" lost "+utoa(d.c.Lost), x, y, lc)
+			y += lh
+			v.text(screen, "dup "+utoa(d.c.Duplicated), x, y, colDim)
+			y += lh
 			if bits, ok := m.FieldBits(i, d.dir); ok {
-				v.text(screen, "fields "+string(appendRate(nil, bits))+" bit/s", x, y, colDim)
+				rate := appendRate(v.numBuf[:0], bits)
+				if rate[len(rate)-1] != 'k' {
+					rate = append(rate, ' ')
+				}
+				v.numBuf = append(rate, "bit/s"...)
+				v.text(screen, "fields "+string(v.numBuf), x, y, colDim)
 			}
-			y += classLineH + 4
+			y += lh
 		}
 	}
 }
 
-// drawPanel draws the packet inspector panel at the bottom, or the hints.
-func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l classroomLayout, f *ClassroomFrame) {
-	top := l.panelTop
-	if top >= l.h-30 {
+// classroomHints are the panel's lines while no packet is selected.
+var classroomHints = []string{
+	"Click a packet in a lane (or type  inspect last  in the console) to see it decoded field by field.",
+	"P1: A and D run, W jumps, S drops, F fires.  P2: the arrows, Enter fires (or a bot).",
+	"P pauses, [ ] slow down / speed up, . steps one frame.",
+	"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
+	"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits.",
+	"Orange ring: overtaken. A yellow dot: reliable commands ride in the packet, in every one until acknowledged.",
+}
+
+// drawPanel draws the packet inspector panel at the bottom, or the
+// hints: the decoded packet in two columns, its long lines wrapped, from
+// the model's panel line on, with switches to scroll it.
+func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l *view.Classroom) {
+	r := l.Panel
+	if r.Dy() < 2*l.LineH {
 		return
 	}
 	b := &v.b
-	b.rect(4, float32(top), float32(l.w-8), float32(l.h-top-4), rgbaOf(colPanel, 0.85))
+	b.rect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), rgbaOf(colPanel, 0.85))
 	b.flush(screen)
-	x, y := 12.0, float64(top)+6
+	x, y := float64(r.Min.X+2*l.Pad), float64(r.Min.Y+l.Pad)
+	lh := float64(l.LineH)
+	v.maxW = float64(r.Dx() - 4*l.Pad)
+	defer func() { v.maxW = 0 }()
 	e, ok := m.Event(v.selected)
 	if v.selected == 0 || !ok {
-		for _, s := range []string{
-			"Click a packet in a lane (or type  inspect last  in the console) to see it decoded field by field.",
-			"P1: A and D run, W jumps, S drops, F fires.  P2: the arrows, Enter fires (or a bot).  P pauses, [ ] slow down / speed up, . steps.",
-			"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
-			"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits. Orange ring: overtaken.",
-			"A yellow dot: reliable commands ride in the packet; they ride in every one until the other end acknowledges them.",
-		} {
+		for _, s := range classroomHints {
+			if y+lh > float64(r.Max.Y) {
+				break
+			}
 			v.text(screen, s, x, y, colWhite)
-			y += classLineH + 2
+			y += lh
 		}
 		return
 	}
-	if v.selFor != e.ID || v.selLate != e.Late() || v.selCopies != e.Copies || len(v.selLines) == 0 {
-		v.selFor, v.selLate, v.selCopies = e.ID, e.Late(), e.Copies
-		v.selLines = strings.Split(strings.TrimRight(classroom.Describe(e), "\n"), "\n")
+	colW := float64(r.Dx()-4*l.Pad-2*l.Pad) / 2
+	cols := max(8, int(colW/v.tp.advance)-1)
+	if v.sel.id != e.ID || v.sel.late != e.Late() || v.sel.copies != e.Copies || v.sel.cols != cols || len(v.sel.lines) == 0 {
+		v.sel.id, v.sel.late, v.sel.copies, v.sel.cols = e.ID, e.Late(), e.Copies, cols
+		v.sel.lines = wrapLines(v.sel.lines[:0], strings.Split(strings.TrimRight(classroom.Describe(e), "\n"), "\n")[1:], cols)
 	}
-	v.text(screen, v.selLines[0], x, y, PacketColour(e.Kind))
-	y += classLineH + 2
-	rows := max(1, (l.h-4-int(y))/classLineH)
-	colW := float64(l.w-24) / 2
-	for k, s := range v.selLines[1:] {
+	// The headline, and the scroll switches at its right.
+	bw := int(v.tp.advance)*8 + l.Pad
+	v.maxW = float64(r.Dx()-4*l.Pad-2*(bw+l.Pad)) - 8*v.tp.advance
+	v.text(screen, classroom.Headline(e), x, y, PacketColour(e.Kind))
+	rows := max(1, (r.Max.Y-l.Pad-int(y+lh))/l.LineH)
+	page := 2 * rows
+	first := min(m.PanelLine(), max(0, len(v.sel.lines)-page))
+	last := min(len(v.sel.lines), first+page)
+	bh := min(l.ButtonH, l.LineH)
+	bx := r.Max.X - 2*l.Pad - 2*bw - l.Pad
+	v.button(image.Rect(bx, int(y), bx+bw, int(y)+bh), classroom.Switch{Label: "up", On: first > 0, Lines: []string{"inspect scroll " + strconv.Itoa(max(0, first-page))}})
+	v.button(image.Rect(bx+bw+l.Pad, int(y), bx+2*bw+l.Pad, int(y)+bh), classroom.Switch{Label: "down", On: last < len(v.sel.lines), Lines: []string{"inspect scroll " + strconv.Itoa(first+page)}})
+	v.maxW = 0
+	v.right(screen, strconv.Itoa(first+1)+"-"+strconv.Itoa(last)+" of "+strconv.Itoa(len(v.sel.lines)), float64(bx-l.Pad), y, colDim)
+	y += lh
+	for k, s := range v.sel.lines[first:last] {
 		c := k / rows
-		if c > 1 {
-			v.text(screen, "... (inspect "+utoa(e.ID)+" in the console prints it all)", x+colW, float64(l.h-4-classLineH), colDim)
-			break
-		}
-		if maxC := int(colW/7) - 1; len(s) > maxC {
-			s = s[:maxC]
-		}
-		v.text(screen, s, x+float64(c)*colW, y+float64(k%rows*classLineH), colWhite)
+		v.text(screen, s, x+float64(c)*(colW+float64(2*l.Pad)), y+float64(k%rows)*lh, colWhite)
 	}
 }
 
-// button records a switch and draws its box.
-func (v *ClassroomView) button(r image.Rectangle, label string, on bool, lines ...string) {
-	v.buttons = append(v.buttons, classButton{rect: r, label: label, on: on, lines: lines})
+// wrapLines appends lines to dst, each longer than cols characters
+// broken into pieces of cols, the pieces after the first indented as
+// the line was.
+func wrapLines(dst, lines []string, cols int) []string {
+	for _, s := range lines {
+		indent := len(s) - len(strings.TrimLeft(s, " "))
+		if indent > cols/2 {
+			indent = 0
+		}
+		pad := strings.Repeat(" ", indent+2)
+		first := true
+		for {
+			n := cols
+			if !first {
+				n = cols - len(pad)
+			}
+			rs := []rune(s)
+			if len(rs) <= n {
+				if first {
+					dst = append(dst, s)
+				} else {
+					dst = append(dst, pad+s)
+				}
+				break
+			}
+			cut := string(rs[:n])
+			if first {
+				dst = append(dst, cut)
+			} else {
+				dst = append(dst, pad+cut)
+			}
+			s = strings.TrimLeft(string(rs[n:]), " ")
+			first = false
+		}
+	}
+	return dst
+}
+
+// button records a switch and its box, drawn by drawButtons.
+func (v *ClassroomView) button(r image.Rectangle, sw classroom.Switch) {
+	v.buttons = append(v.buttons, classButton{rect: r, sw: sw})
 }
 
 // drawButtons draws the switches recorded this frame, the one under the
@@ -826,7 +760,7 @@ func (v *ClassroomView) drawButtons(screen *ebiten.Image, f *ClassroomFrame) {
 	cur := image.Pt(f.CursorX, f.CursorY)
 	for _, bt := range v.buttons {
 		c := colButton
-		if bt.on {
+		if bt.sw.On {
 			c = colButtonOn
 		}
 		if cur.In(bt.rect) {
@@ -838,39 +772,34 @@ func (v *ClassroomView) drawButtons(screen *ebiten.Image, f *ClassroomFrame) {
 	b.flush(screen)
 	for _, bt := range v.buttons {
 		r := bt.rect
-		s := bt.label
-		if maxC := r.Dx()/7 - 1; len(s) > maxC && maxC > 0 {
-			s = s[:maxC]
-		}
-		v.centre(screen, s, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, colWhite)
+		v.maxW = float64(r.Dx() - 4)
+		v.centre(screen, bt.sw.Label, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, colWhite)
 	}
+	v.maxW = 0
 }
 
-// text draws s with its top-left corner at (x, y), without the shadow
-// Renderer.text adds: on the view's dark panels it is not needed, and
-// it halves the glyphs drawn.
+// text draws s with its top-left corner at (x, y), without a shadow,
+// cut to the column being drawn.
 func (v *ClassroomView) text(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
-	if n := int(v.maxW / 7); v.maxW > 0 && len(s) > n { // 7: basicfont's advance
-		s = s[:max(0, n)]
+	if v.maxW > 0 {
+		s = v.tp.fit(s, v.maxW)
 	}
-	if s == "" {
-		return
-	}
-	r := v.r
-	r.glyphs = text.AppendGlyphs(r.glyphs[:0], s, r.face, nil)
-	r.drawGlyphs(screen, x, y, 1, c)
+	v.tp.plain(screen, s, x, y, c)
 }
 
 // centre draws s centred on (x, y), without a shadow.
 func (v *ClassroomView) centre(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
-	w, h := text.Measure(s, v.r.face, 0)
-	v.text(screen, s, x-w/2, y-h/2, c)
+	if v.maxW > 0 {
+		s = v.tp.fit(s, v.maxW)
+	}
+	w, h := v.tp.size(s)
+	v.tp.plain(screen, s, x-w/2, y-h/2, c)
 }
 
 // right draws s with its top-right corner at (x, y), without a shadow.
 func (v *ClassroomView) right(screen *ebiten.Image, s string, x, y float64, c color.RGBA) {
-	w, _ := text.Measure(s, v.r.face, 0)
-	v.text(screen, s, x-w, y, c)
+	w, _ := v.tp.size(s)
+	v.tp.plain(screen, s, x-w, y, c)
 }
 
 // pingText returns a pane's ping: the mean of the newest snapshots'
@@ -885,24 +814,6 @@ func pingText(p client.Ping) string {
 		s += " (" + itoa(p.Low) + "-" + itoa(p.High) + ")"
 	}
 	return s
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-// nextOf returns the value after cur in vals, cycling; the first if cur
-// is not one of them.
-func nextOf(vals []int, cur int) int {
-	for i, v := range vals {
-		if v == cur {
-			return vals[(i+1)%len(vals)]
-		}
-	}
-	return vals[0]
 }
 
 func itoa(n int32) string  { return strconv.Itoa(int(n)) }

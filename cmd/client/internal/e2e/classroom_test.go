@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image"
 	"testing"
+
+	"tremor/ui/draw/view"
 )
 
 // TestClassroomWindow runs the classroom view as docs/classroom.md
@@ -26,9 +28,11 @@ func TestClassroomWindow(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
 		t.Fatalf("screenshot is %v, want the 1280×720 window", b)
 	}
-	// P1's lane at 1280×720 (ui/draw layoutClassroom): between P1's pane
-	// (313 pixels from x 4) and the server's, as tall as the world.
-	lane := image.Rect(317, 46, 483, 218)
+	// P1's lane where the view lays it out at 1280×720 and the UI scale
+	// picked for that window (ui/draw/view ClassroomLayout): between P1's
+	// pane and the server's, as tall as the world panes.
+	l := view.ClassroomLayout(1280, 720, view.UIScale(0, 1280, 720))
+	lane := l.Lane[0]
 	for _, c := range []struct {
 		what    string
 		r, g, b uint8
@@ -46,8 +50,8 @@ func TestClassroomWindow(t *testing.T) {
 		rect    image.Rectangle
 		r, g, b uint8
 	}{
-		{"P1's title", image.Rect(0, 28, 400, 46), 0x40, 0xe0, 0x60},
-		{"P2's title", image.Rect(960, 28, 1280, 46), 0xff, 0x60, 0x60},
+		{"P1's title", l.Title[0], 0x40, 0xe0, 0x60},
+		{"P2's title", l.Title[2], 0xff, 0x60, 0x60},
 	} {
 		if n := countIn(img, c.rect, c.r, c.g, c.b); n < 50 {
 			t.Errorf("%s: %d pixels of #%02x%02x%02x, want at least 50", c.what, n, c.r, c.g, c.b)

@@ -1,0 +1,206 @@
+package classroom
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The classroom's controls as the view shows them: the header's clock
+// switches, each pane's switches, the panes' titles and the lanes'
+// labels. The model keeps them, rebuilt when a cvar of a pane, the
+// server's frame rate or the clock changes, so that the window only
+// draws them and runs the console lines of the one clicked, as the main
+// menu's view draws ui/menu.Model.
+
+// Switch is one switch: its label, whether it is lit (a setting away
+// from its default), and the console lines a click runs. Every switch
+// is console lines, so a lesson file can do whatever the mouse does.
+type Switch struct {
+	Label string
+	On    bool
+	Lines []string
+}
+
+// Pane numbers, for Switches and Title.
+const (
+	PaneP1     = 0
+	PaneServer = 1
+	PaneP2     = 2
+	// PaneClock is the header's speed, pause and step switches.
+	PaneClock = 3
+)
+
+// DefaultKeys say which keys play each player: the window's (A D W S F
+// for P1; the arrows and Enter for P2). Config.Keys replaces them.
+var DefaultKeys = [2]string{"A D W S F", "arrows Enter"}
+
+// Speeds are the clock's speeds the header's speed switch steps
+// through.
+var Speeds = []float64{1, 0.5, 0.25, 0.1, 0.05}
+
+// Values each switch steps through (a click sets the next one).
+var (
+	errorDecaySteps = []int{0, 100, 500}
+	timeNudgeSteps  = []int{0, 15, 30, -15}
+	lagSteps        = []int{0, 50, 100, 200, 300}
+	lossSteps       = []int{0, 5, 10, 25}
+	dupSteps        = []int{0, 10, 25}
+	rateSteps       = []int{20, 10, 40} // sv_fps and snaps
+)
+
+// controls are the model's switches and labels, rebuilt by refresh.
+type controls struct {
+	switches   [4][]Switch
+	titles     [3]string
+	linkLabels [2][2]string // per player: uplink, downlink
+	predicting [2]bool
+	panel      int // the first line of the decoded packet shown
+}
+
+// Switches returns a pane's switches (PaneP1, PaneServer, PaneP2 or
+// PaneClock), in the order the view lays them out. The slice is the
+// model's, valid until the next change.
+func (m *Model) Switches(pane int) []Switch { return m.ctl.switches[pane] }
+
+// Title returns the title of a world pane (PaneP1, PaneServer, PaneP2):
+// for a player, whether it predicts and its lag.
+func (m *Model) Title(pane int) string { return m.ctl.titles[pane] }
+
+// LinkLabel returns the label of one direction of player i's lane: its
+// delay and its loss ("200 ms, 5% lost").
+func (m *Model) LinkLabel(i int, d Dir) string { return m.ctl.linkLabels[i][d] }
+
+// Predicting reports whether player i's cgame predicts it
+// (cl_nopredict 0).
+func (m *Model) Predicting(i int) bool { return m.ctl.predicting[i] }
+
+// PanelLine returns the first line of the decoded packet the panel
+// shows: 0 after a new packet is selected, changed by `inspect scroll`.
+func (m *Model) PanelLine() int { return m.ctl.panel }
+
+// ScrollPanel makes the panel show the decoded packet from line n.
+func (m *Model) ScrollPanel(n int) { m.ctl.panel = max(0, n) }
+
+// refresh rebuilds the switches and labels from the cvars, the server's
+// frame rate and the clock.
+func (m *Model) refresh() {
+	for _, p := range m.players {
+		if p == nil || p.T == nil {
+			return // still starting
+		}
+	}
+	c := &m.ctl
+	for i, p := range m.players {
+		c.predicting[i] = !p.T.Get("cl_nopredict").Bool()
+		c.titles[2*i] = p.title(c.predicting[i])
+		for d, name := range [...]string{"cl_packet", "sv_packet"} {
+			s := strconv.Itoa(p.T.Get(name+"delay").Int()) + " ms"
+			if loss := p.T.Get(name + "loss").Float(); loss > 0 {
+				s += ", " + strconv.FormatFloat(loss, 'g', 3, 64) + "% lost"
+			}
+			c.linkLabels[i][d] = s
+		}
+		c.switches[2*i] = p.switches(c.switches[2*i][:0], m.keys(i))
+	}
+	fps := 20
+	if m.srv != nil {
+		fps = m.srv.Config().FPS
+	}
+	c.titles[PaneServer] = "SERVER: authoritative, sv_fps " + strconv.Itoa(fps)
+	snaps := m.players[0].T.Get("snaps").Int()
+	ns := strconv.Itoa(nextOf(rateSteps, snaps))
+	c.switches[PaneServer] = append(c.switches[PaneServer][:0],
+		Switch{"sv_fps " + strconv.Itoa(fps), fps != 20, []string{"sv sv_fps " + strconv.Itoa(nextOf(rateSteps, fps))}},
+		Switch{"snaps " + strconv.Itoa(snaps), snaps != 20, []string{"p1 snaps " + ns, "p2 snaps " + ns}})
+	next := Speeds[0]
+	for i, s := range Speeds {
+		if m.speed >= s-1e-9 {
+			next = Speeds[(i+1)%len(Speeds)]
+			break
+		}
+	}
+	pause := "pause"
+	if m.paused {
+		pause = "resume"
+	}
+	c.switches[PaneClock] = append(c.switches[PaneClock][:0],
+		Switch{"speed " + strconv.FormatFloat(m.speed, 'g', 2, 64) + "x", m.speed < 1, []string{"slowmo " + strconv.FormatFloat(next, 'g', 2, 64)}},
+		Switch{pause, m.paused, []string{"pause"}},
+		Switch{"step 1 frame", false, []string{"step"}})
+}
+
+// keys returns what plays player i from the keyboard.
+func (m *Model) keys(i int) string {
+	if k := m.cfg.Keys[i]; k != "" {
+		return k
+	}
+	return DefaultKeys[i]
+}
+
+// title returns the player's pane title.
+func (p *Player) title(predicting bool) string {
+	var b strings.Builder
+	b.WriteString("P" + strconv.Itoa(p.Num+1) + ": ")
+	if predicting {
+		b.WriteString("prediction")
+	} else {
+		b.WriteString("no prediction")
+	}
+	up, down := p.T.Get("cl_packetdelay").Int(), p.T.Get("sv_packetdelay").Int()
+	switch {
+	case up == down && up > 0:
+		b.WriteString(", " + strconv.Itoa(up) + " ms each way")
+	case up != down:
+		b.WriteString(", " + strconv.Itoa(up) + "/" + strconv.Itoa(down) + " ms")
+	}
+	return b.String()
+}
+
+// switches appends the player's eight switches to s, two a row.
+func (p *Player) switches(s []Switch, keys string) []Switch {
+	t := p.T
+	pfx := "p" + strconv.Itoa(p.Num+1) + " "
+	np := t.Get("cl_nopredict").Bool()
+	ed := t.Get("cg_errorDecay").Int()
+	tn := t.Get("cl_timeNudge").Int()
+	an := t.Get("cl_autoNudge").Bool()
+	lag, down := t.Get("cl_packetdelay").Int(), t.Get("sv_packetdelay").Int()
+	lagLabel := "lag " + strconv.Itoa(lag) + " ms"
+	if lag != down {
+		lagLabel = "lag " + strconv.Itoa(lag) + "/" + strconv.Itoa(down) + " ms"
+	}
+	loss := int(t.Get("cl_packetloss").Float())
+	bot := t.Get("cl_bot").Bool()
+	driver := "keys " + keys
+	if bot {
+		driver = "played by a bot"
+	}
+	dup := int(t.Get("cl_packetduplicate").Float())
+	return append(s,
+		Switch{"prediction " + onOff(!np), !np, []string{pfx + "toggle cl_nopredict"}},
+		Switch{"error decay " + strconv.Itoa(ed) + " ms", ed > 0, []string{pfx + "cg_errorDecay " + strconv.Itoa(nextOf(errorDecaySteps, ed))}},
+		Switch{"time nudge " + strconv.Itoa(tn) + " ms", tn != 0, []string{pfx + "cl_timeNudge " + strconv.Itoa(nextOf(timeNudgeSteps, tn))}},
+		Switch{"auto nudge " + onOff(an), an, []string{pfx + "toggle cl_autoNudge"}},
+		Switch{lagLabel, lag+down > 0, []string{pfx + "lag " + strconv.Itoa(nextOf(lagSteps, lag))}},
+		Switch{"loss " + strconv.Itoa(loss) + " %", loss > 0 || t.Get("sv_packetloss").Float() > 0, []string{pfx + "loss " + strconv.Itoa(nextOf(lossSteps, loss))}},
+		Switch{driver, bot, []string{pfx + "toggle cl_bot"}},
+		Switch{"duplicate " + strconv.Itoa(dup) + " %", dup > 0, []string{pfx + "dup " + strconv.Itoa(nextOf(dupSteps, dup))}})
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// nextOf returns the value after cur in vals, cycling; the first if cur
+// is not one of them.
+func nextOf(vals []int, cur int) int {
+	for i, v := range vals {
+		if v == cur {
+			return vals[(i+1)%len(vals)]
+		}
+	}
+	return vals[0]
+}
