@@ -57,6 +57,12 @@ type Frame struct {
 	// instead of the local player: a demo's spectator camera.
 	Follow           bool
 	FollowX, FollowY float64
+	// Playback: the frame is a demo's. Fire does nothing there, so the
+	// HUD never asks for it; with Follow its status bar is about
+	// FollowClient, the player the camera follows, instead of the
+	// recorder (a FollowClient below 0 is the free camera).
+	Playback     bool
+	FollowClient int32
 	// UIScale is ui_scale: the size of the players' names and the
 	// overlays' labels; 0 picks it from the window (view.UIScale).
 	UIScale float64

@@ -122,17 +122,64 @@ func (r *Renderer) panel(x, y, w, h float32, a float32) {
 }
 
 // drawHUD draws the status bar, the clock, the chat, the kill feed, the
-// pickup lines and the centre print.
+// pickup lines and the centre print. The status bar is about the player
+// the view is of (hudSubject): the local player's health, armor,
+// weapons, ammo and frags; during a demo that follows another player,
+// what a demo holds of that player; a line of text for a spectator and
+// for the demo's free camera.
 func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	ps := &g.Predicted
 	w, h := r.view.W, r.view.H
-	b := &r.hud
-	const s = 3.0 // big HUD text
 	top := h - StatusBarHeight
-	y := top + (StatusBarHeight-13*s)/2
 
 	r.panel(0, float32(top), float32(w), StatusBarHeight, 0.82)
+	subject, who := hudSubject(g, f)
+	if subject == hudSelf {
+		r.drawStatus(screen, g)
+	} else {
+		r.drawStatusLine(screen, g, f, subject, who)
+	}
 
+	// Clock: time left with a time limit, else time played.
+	elapsed := g.Time - f.LevelStartTime
+	if f.TimeLimit > 0 {
+		elapsed = int32(f.TimeLimit)*60000 - elapsed
+	}
+	clock := r.clock.text(elapsed, r.buf)
+	cw := float32(r.textWidth(clock, 2)) + 24
+	r.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
+	r.hud.flush(screen)
+	r.centreText(screen, clock, w/2, 22, 2, colWhite)
+
+	r.drawChat(screen, g)
+	r.drawKillFeed(screen, g, f)
+	if subject == hudSelf {
+		r.drawPickups(screen, g)
+	}
+
+	if cp := g.CenterPrint; cp.Text != "" && g.RealTime-cp.Time < CenterPrintTime {
+		a := min(1, float32(CenterPrintTime-(g.RealTime-cp.Time))/400)
+		r.centreText(screen, cp.Text, w/2, h/4, 3, fade(colWhite, a))
+	}
+	switch {
+	case subject == hudSelf && !f.Playback && (ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0):
+		r.centreText(screen, "you are dead: fire to respawn", w/2, h/2+80, 2, colLow)
+	case subject == hudSelf && f.Playback && (ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0):
+		r.centreText(screen, hudName(f, ps.ClientNum)+" is dead", w/2, h/2+80, 2, colLow)
+	case subject == hudFollowed && followedDead(g, who):
+		r.centreText(screen, hudName(f, who)+" is dead", w/2, h/2+80, 2, colLow)
+	}
+}
+
+// drawStatus draws the local player's status bar: health and armor,
+// weapons and ammo, frags and place.
+func (r *Renderer) drawStatus(screen *ebiten.Image, g *cgame.CGame) {
+	ps := &g.Predicted
+	w := r.view.W
+	b := &r.hud
+	const s = 3.0 // big HUD text
+	top := r.view.H - StatusBarHeight
+	y := top + (StatusBarHeight-13*s)/2
 	// Health and armor with their icons.
 	health := ps.Stats[bg.StatHealth]
 	hc := colHealth
@@ -197,29 +244,80 @@ func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	if rank := r.rank(g); rank > 0 {
 		r.rightText(screen, ordinals[rank], fx, top+24, 2, colArmor)
 	}
+}
 
-	// Clock: time left with a time limit, else time played.
-	elapsed := g.Time - f.LevelStartTime
-	if f.TimeLimit > 0 {
-		elapsed = int32(f.TimeLimit)*60000 - elapsed
+// What the status bar is about (hudSubject).
+const (
+	hudSelf       = iota // the local player, or a demo's recorder
+	hudFollowed          // another player a demo's camera follows
+	hudFreeCamera        // a demo's free camera
+	hudSpectator         // the local player, spectating
+)
+
+// hudSubject returns whom the status bar is about, and that player's
+// client number (-1 for the free camera).
+func hudSubject(g *cgame.CGame, f *Frame) (subject int, client int32) {
+	switch {
+	case f.Playback && f.Follow && f.FollowClient >= 0:
+		return hudFollowed, f.FollowClient
+	case f.Playback && f.Follow:
+		return hudFreeCamera, -1
+	case g.Predicted.PmType == bg.PMSpectator:
+		return hudSpectator, g.Predicted.ClientNum
 	}
-	clock := r.clock.text(elapsed, r.buf)
-	cw := float32(r.textWidth(clock, 2)) + 24
-	r.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
+	return hudSelf, g.Predicted.ClientNum
+}
+
+// drawStatusLine draws the status bar of a view that is not the local
+// player's own: the player a demo follows (name, weapon, and frags when
+// the demo's last scores have them; a demo holds no one's health but its
+// recorder's), the free camera, or a spectator.
+func (r *Renderer) drawStatusLine(screen *ebiten.Image, g *cgame.CGame, f *Frame, subject int, who int32) {
+	w := r.view.W
+	top := r.view.H - StatusBarHeight
+	mid := top + StatusBarHeight/2
 	r.hud.flush(screen)
-	r.centreText(screen, clock, w/2, 22, 2, colWhite)
-
-	r.drawChat(screen, g)
-	r.drawKillFeed(screen, g, f)
-	r.drawPickups(screen, g)
-
-	if cp := g.CenterPrint; cp.Text != "" && g.RealTime-cp.Time < CenterPrintTime {
-		a := min(1, float32(CenterPrintTime-(g.RealTime-cp.Time))/400)
-		r.centreText(screen, cp.Text, w/2, h/4, 3, fade(colWhite, a))
+	switch subject {
+	case hudFreeCamera:
+		r.centreText(screen, "FREE CAMERA", w/2, mid, 2, colWhite)
+		return
+	case hudSpectator:
+		text := "SPECTATING: the console's team auto joins the match"
+		if f.Playback {
+			text = "SPECTATING"
+		}
+		r.centreText(screen, text, w/2, mid, 2, colWhite)
+		return
 	}
-	if ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0 {
-		r.centreText(screen, "you are dead: fire to respawn", w/2, h/2+80, 2, colLow)
+	r.text(screen, "FOLLOWING", 16, top+8, 1, fade(colWhite, 0.6))
+	r.text(screen, hudName(f, who), 16, top+22, 2, colWhite)
+	if e := g.Entity(who); e != nil && e.Valid {
+		if wp := e.Current.Weapon; wp > bg.WPNone && wp < bg.NumWeapons {
+			r.centreText(screen, bg.Weapons[wp].Name, w/2, mid, 2, weaponColour(wp))
+		}
 	}
+	sc := &g.Scores
+	for i := 0; i < sc.Count; i++ {
+		if sc.Players[i].Client == who {
+			r.rightText(screen, numText(sc.Players[i].Score), w-16, top+(StatusBarHeight-13*3)/2-2, 3, colWhite)
+			break
+		}
+	}
+}
+
+// followedDead reports whether client who, whom a demo follows, is dead
+// in the snapshot.
+func followedDead(g *cgame.CGame, who int32) bool {
+	e := g.Entity(who)
+	return e != nil && e.Valid && e.Current.EFlags&bg.EFDead != 0
+}
+
+// hudName returns client n's name for the HUD, or "player N" without one.
+func hudName(f *Frame, n int32) string {
+	if f.Names != nil && n >= 0 && int(n) < len(f.Names) && f.Names[n] != "" {
+		return f.Names[n]
+	}
+	return "player " + strconv.Itoa(int(n))
 }
 
 // rank returns the local player's place in the last scores, 0 if
