@@ -12,13 +12,17 @@
 // The command line is Quake III's: every argument starting with '+'
 // begins a console command. set lines run before the window opens; the
 // others run in order from the first frame, wait N pausing them N frames.
-// Without arguments the client starts a local match against three bots
-// on arena1 and shows the main menu over it. +map starts the server
+// Without arguments, or with only settings such as +set name Ann, the
+// client starts a local match against three bots on arena1 and shows the
+// main menu over it, the player a spectator until the menu closes
+// (session.Newcomer); +map, +connect, +demo, +timedemo, +classroom or
+// +playjournal replace that match. +map starts the server
 // engine in-process on the loopback netchan, the same protocol path as
 // UDP, and opens net_port for players on the LAN.
 //
 // Archived cvars (seta), key bindings and the console history are saved
-// in the data directory (fs_homepath, default ~/.local/share/tremor).
+// in the data directory (fs_homepath, default $XDG_DATA_HOME/tremor or
+// ~/.local/share/tremor).
 // Default keys: A/D or the arrows move, W, Up or Space jumps, S or Down
 // drops through platforms, the mouse aims, the left button fires, 1–5 and
 // the wheel choose a weapon, Tab shows the scores, T chats, ` opens the
@@ -60,20 +64,15 @@ import (
 // version is shown in the console's corner.
 const version = "tremor 0.3"
 
-// defaultArgs is the command line when none is given: a local match,
-// with the main menu over it.
-var defaultArgs = []string{"+map", "arena1", "+addbot", "3"}
-
 func main() {
 	os.Exit(run(commandLine(), os.Stderr))
 }
 
 // run is the whole program; it returns the exit status.
 func run(args []string, stderr io.Writer) int {
-	showMenu := len(args) == 0
-	if showMenu {
-		args = defaultArgs
-	}
+	// No arguments, or only settings: the default match, with the main
+	// menu over it (session.WithDefaultMatch).
+	args, showMenu := session.WithDefaultMatch(args)
 	t := console.NewTable()
 	sb := console.NewScrollback(console.DefaultScrollback)
 	// Every print reaches standard error and the console's scrollback,
@@ -159,6 +158,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	if showMenu {
 		g.menu.OpenMain()
+		g.newcomer.Arm()
 	}
 
 	ebiten.SetWindowTitle("Tremor")
@@ -243,7 +243,8 @@ type game struct {
 	maxFPS int             // com_maxfps
 	pacer  frametime.Pacer // holds frames to maxFPS (pacing.go)
 
-	wasIdle bool // the session was idle at the last frame (menuWhenIdle)
+	wasIdle  bool             // the session was idle at the last frame (menuWhenIdle)
+	newcomer session.Newcomer // the default match's hold on the player (holdNewcomer)
 
 	cls *classroomMode // the classroom view, while it runs (classroom.go)
 
@@ -317,6 +318,7 @@ func (g *game) addCommands() {
 	t.AddCommand("quit", "leave the game", func(*cmdargs.Args) { g.quit = true })
 	g.addNetCommands()
 	g.addFileCommands()
+	g.addTeamCommand()
 }
 
 // addCompleters lets Tab complete the arguments of map and bind.
@@ -415,6 +417,7 @@ func (g *game) Update() error {
 	}
 	g.sess.Frame(now, cmd, g.in.ShowScores())
 	g.menuWhenIdle()
+	g.holdNewcomer()
 	if g.br != nil {
 		g.br.Frame(time.Now())
 	}
@@ -472,7 +475,8 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	f.Follow = false
 	f.UIScale = g.uiscale.Float()
-	if pb := g.sess.Playback(); pb != nil && cg != nil {
+	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
+	if f.Playback && cg != nil {
 		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
 	}
 	g.r.Draw(screen, f)
