@@ -476,6 +476,7 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	f.Follow = false
 	f.UIScale = g.uiscale.Float()
 	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
+	f.LocalServer = g.sess.Server() != nil
 	if f.Playback && cg != nil {
 		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
 	}

@@ -63,6 +63,9 @@ type Frame struct {
 	// recorder (a FollowClient below 0 is the free camera).
 	Playback     bool
 	FollowClient int32
+	// LocalServer: the match runs on this client's embedded server. The
+	// scoreboard then says what its ping is made of.
+	LocalServer bool
 	// UIScale is ui_scale: the size of the players' names and the
 	// overlays' labels; 0 picks it from the window (view.UIScale).
 	UIScale float64

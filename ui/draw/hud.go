@@ -607,7 +607,17 @@ func (r *Renderer) drawScores(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	}
 	r.centreText(screen, title, x+pw/2, y+22, 2, colWhite)
 	r.scoreTable(screen, g, f, x+10, y+50, pw-20, 30)
+	if f.LocalServer {
+		r.centreText(screen, localPingNote, x+pw/2, y+ph-14, 1, fade(colWhite, 0.6))
+	}
 }
+
+// localPingNote explains the ping of a player on this client's own
+// server: no network is crossed, but a command waits for the next packet
+// (cl_maxpackets 30 lets one leave only every third frame at 60 frames a
+// second, 48 ms apart) and its acknowledgement for the next frame, so it
+// reads 30 to 50 ms (docs/client-window.md).
+const localPingNote = "on a local server the ping is packet pacing (cl_maxpackets), not network"
 
 // drawIntermission draws the end of the match over the whole screen:
 // the winner and the final scoreboard.
