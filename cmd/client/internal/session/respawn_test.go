@@ -1,0 +1,73 @@
+package session
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"tremor/bg"
+	"tremor/common/console"
+	"tremor/game"
+)
+
+// TestIdleRespawn kills the local player of a local match (the kill
+// command) and checks, through the window's session and embedded server
+// on a simulated clock, that it is back in the game after
+// g_forcerespawn's 3 s without pressing anything, and after the least
+// delay, 1.7 s, when it holds fire: Quake III's rule, on the path the
+// window's idle player takes.
+func TestIdleRespawn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real server for a few seconds of game time")
+	}
+	for _, tc := range []struct {
+		name     string
+		buttons  int32
+		min, max int32 // ms of server time from death to the new life
+	}{
+		{"idle", 0, 3000, 3000 + 200},
+		{"holding fire", bg.ButtonAttack, game.RespawnDelay, game.RespawnDelay + 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tbl := console.NewTable()
+			tbl.SetOutput(io.Discard)
+			tbl.Register(Cvars...)
+			if err := tbl.Set("net_port", "-1"); err != nil {
+				t.Fatal(err)
+			}
+			s := New(tbl, io.Discard, 1)
+			defer s.Close()
+			if err := s.StartMap("duel1"); err != nil {
+				t.Fatal(err)
+			}
+			var now time.Duration
+			frame := func(cmd bg.UserCmd) (int32, *bg.PlayerState) {
+				now += 16 * time.Millisecond
+				time.Sleep(200 * time.Microsecond) // the loopback's pump
+				s.Frame(now, cmd, false)
+				if cg := s.Active(); cg != nil && cg.Snap != nil {
+					return cg.Snap.ServerTime, &cg.Snap.PS
+				}
+				return 0, nil
+			}
+			until := func(what string, cmd bg.UserCmd, cond func(*bg.PlayerState) bool) int32 {
+				for range 600 {
+					if st, ps := frame(cmd); ps != nil && cond(ps) {
+						return st
+					}
+				}
+				t.Fatalf("no %s within 600 frames", what)
+				return 0
+			}
+			until("game", bg.UserCmd{}, func(ps *bg.PlayerState) bool { return ps.PmType == bg.PMNormal })
+			if err := s.Client().AddReliableCommand("kill"); err != nil {
+				t.Fatal(err)
+			}
+			died := until("death", bg.UserCmd{}, func(ps *bg.PlayerState) bool { return ps.PmType == bg.PMDead })
+			back := until("respawn", bg.UserCmd{Buttons: tc.buttons}, func(ps *bg.PlayerState) bool { return ps.PmType == bg.PMNormal })
+			if d := back - died; d < tc.min || d > tc.max {
+				t.Errorf("back %d ms after death, want %d..%d", d, tc.min, tc.max)
+			}
+		})
+	}
+}
