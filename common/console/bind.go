@@ -11,9 +11,9 @@ import (
 // and every change, through any path (the console, a script, +set,
 // ExecuteRemote, ApplyLatched, Set, ForceSet), is stored in it at once,
 // on the goroutine that made the change, before the group's apply
-// function and the cvar's OnChange callbacks run. So the owner of the
-// variables must be the goroutine that executes the table (or make the
-// changes itself).
+// function, the functions given to [Vars.OnChange] and the cvar's own
+// [Cvar.OnChange] callbacks run. So the owner of the variables must be
+// the goroutine that executes the table (or make the changes itself).
 //
 // A cvar is bound to one variable at a time. [Vars.Unbind] releases the
 // group's cvars, which stay declared with their values; binding one of
@@ -22,7 +22,13 @@ type Vars struct {
 	t          *Table
 	apply      func(*Cvar)
 	fromFields bool
+	then       []func() // OnChange's, run after apply
+	aliases    []string // Aliases'
+	set        *varSet  // shared with the groups OnChange and Aliases derive
+}
 
+// varSet is the cvars one Bind's groups bound.
+type varSet struct {
 	mu    sync.Mutex
 	cvars []*Cvar
 }
@@ -35,7 +41,8 @@ type binding struct {
 }
 
 // changed stores c's new value in the variable and runs the group's
-// apply function. A nil binding does nothing.
+// apply function, then its OnChange functions. A nil binding does
+// nothing.
 func (b *binding) changed(c *Cvar) {
 	if b == nil {
 		return
@@ -44,6 +51,9 @@ func (b *binding) changed(c *Cvar) {
 	if b.v.apply != nil {
 		b.v.apply(c)
 	}
+	for _, fn := range b.v.then {
+		fn()
+	}
 }
 
 // Bind returns a group of variable bindings whose changes run apply (nil:
@@ -51,7 +61,7 @@ func (b *binding) changed(c *Cvar) {
 // (or adopts one that exists, see [Vars]) and gives the variable the
 // cvar's value.
 func (t *Table) Bind(apply func(c *Cvar)) *Vars {
-	return &Vars{t: t, apply: apply}
+	return &Vars{t: t, apply: apply, set: &varSet{}}
 }
 
 // BindFields is [Table.Bind] for variables that already hold the values
@@ -60,7 +70,51 @@ func (t *Table) Bind(apply func(c *Cvar)) *Vars {
 // leaves it as it was) and then stores the result back. A server built
 // from a Config by hand binds its fields this way.
 func (t *Table) BindFields(apply func(c *Cvar)) *Vars {
-	return &Vars{t: t, apply: apply, fromFields: true}
+	return &Vars{t: t, apply: apply, fromFields: true, set: &varSet{}}
+}
+
+// OnChange returns a group that binds into v and, when one of the cvars
+// bound through it changes, runs fn after v's apply function and v's own
+// OnChange functions: the cvar's variable already holds the new value. A
+// program declares what a change does beside the binding, in its one
+// table:
+//
+//	eng := v.OnChange(s.applyEngine)
+//	eng.IntVar(&c.Rate, "rate", 25000, 1000, 90000, console.Archive, "bytes per second")
+//
+// The cvars bound through the derived group are v's: [Vars.Cvars] lists
+// them and [Vars.Unbind] of either group releases them all. A nil fn
+// adds nothing. Binding runs nothing (the variable takes the cvar's
+// value), except under [Table.BindFields] when the cvar is set from its
+// variable.
+func (v *Vars) OnChange(fn func()) *Vars {
+	d := v.derive()
+	if fn != nil {
+		d.then = append(d.then, fn)
+	}
+	return d
+}
+
+// Aliases returns a group that binds into v (as [Vars.OnChange]'s does)
+// and gives the cvar bound through it the further names aliases, which
+// set and read the one value (cg_nopredict for cl_nopredict):
+//
+//	v.Aliases("cg_nopredict").BoolVar(&c.NoPredict, "cl_nopredict", false, 0, "turn off prediction")
+//
+// It names one cvar: binding a second through the same group panics, as
+// declaring a name twice does.
+func (v *Vars) Aliases(aliases ...string) *Vars {
+	d := v.derive()
+	d.aliases = append(d.aliases, aliases...)
+	return d
+}
+
+// derive returns a copy of v that binds into the same set of cvars.
+func (v *Vars) derive() *Vars {
+	d := *v
+	d.then = append([]func(){}, v.then...)
+	d.aliases = append([]string(nil), v.aliases...)
+	return &d
 }
 
 // IntVar binds an integer cvar with the range [min, max] to *p.
@@ -91,6 +145,13 @@ func (v *Vars) StringVar(p *string, name, def string, flags Flags, help string) 
 		func(c *Cvar) { *p = c.Value() }, func() string { return *p })
 }
 
+// Float64Var binds a numeric cvar with the range [min, max] to *p;
+// min == max == 0 means no range.
+func (v *Vars) Float64Var(p *float64, name string, def, min, max float64, flags Flags, help string) *Cvar {
+	return v.bind(Decl{Name: name, Default: formatNumber(def), Flags: flags, Min: min, Max: max, Help: help},
+		func(c *Cvar) { *p = c.Float() }, func() string { return formatNumber(*p) })
+}
+
 func boolText(b bool) string {
 	if b {
 		return "1"
@@ -103,6 +164,7 @@ func boolText(b bool) string {
 // when the cvar is bound already.
 func (v *Vars) bind(d Decl, store func(*Cvar), load func() string) *Cvar {
 	t := v.t
+	d.Aliases = v.aliases
 	t.mu.RLock()
 	c := t.cvars[lower(d.Name)]
 	t.mu.RUnlock()
@@ -118,9 +180,9 @@ func (v *Vars) bind(d Decl, store func(*Cvar), load func() string) *Cvar {
 	}
 	c.bind = b
 	t.mu.Unlock()
-	v.mu.Lock()
-	v.cvars = append(v.cvars, c)
-	v.mu.Unlock()
+	v.set.mu.Lock()
+	v.set.cvars = append(v.set.cvars, c)
+	v.set.mu.Unlock()
 	if v.fromFields {
 		if want := load(); want != c.Value() {
 			if err := t.ForceSet(c.name, want); err != nil {
@@ -132,26 +194,37 @@ func (v *Vars) bind(d Decl, store func(*Cvar), load func() string) *Cvar {
 	return c
 }
 
-// Cvars returns the group's cvars in the order they were bound.
+// Cvars returns the group's cvars in the order they were bound, those
+// bound through the groups derived from it (or from which it was
+// derived) included.
 func (v *Vars) Cvars() []*Cvar {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return append([]*Cvar(nil), v.cvars...)
+	v.set.mu.Lock()
+	defer v.set.mu.Unlock()
+	return append([]*Cvar(nil), v.set.cvars...)
 }
 
-// Unbind releases the group's cvars: their variables are no longer
-// written and the apply function no longer runs. The cvars stay in the
-// table with their values.
+// Unbind releases the group's cvars, those of the groups derived from
+// it included: their variables are no longer written and the apply and
+// OnChange functions no longer run. The cvars stay in the table with
+// their values.
 func (v *Vars) Unbind() {
-	v.mu.Lock()
-	cs := v.cvars
-	v.cvars = nil
-	v.mu.Unlock()
+	v.set.mu.Lock()
+	cs := v.set.cvars
+	v.set.cvars = nil
+	v.set.mu.Unlock()
 	v.t.mu.Lock()
 	defer v.t.mu.Unlock()
 	for _, c := range cs {
-		if c.bind != nil && c.bind.v == v {
+		if c.bind != nil && c.bind.v.set == v.set {
 			c.bind = nil
 		}
 	}
+}
+
+// Bound reports whether the cvar is bound to a variable ([Vars]). A
+// program's test checks with it that every cvar it declares is bound.
+func (c *Cvar) Bound() bool {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	return c.bind != nil
 }

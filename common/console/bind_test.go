@@ -2,6 +2,7 @@ package console
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"tremor/net/cmdargs"
@@ -168,4 +169,112 @@ func TestExecuteRemote(t *testing.T) {
 			}
 		})
 	}
+}
+
+// OnChange's functions run, after the group's apply function, for every
+// change of a cvar bound through the derived group, by any path, and for
+// no other; the derived groups share one set of cvars.
+func TestVarsOnChange(t *testing.T) {
+	type rig struct {
+		tab          *Table
+		v            *Vars
+		rate         int
+		loss, volume float64
+		calls        []string
+	}
+	setup := func() *rig {
+		r := &rig{tab: NewTable()}
+		r.tab.SetOutput(io.Discard)
+		r.v = r.tab.Bind(func(c *Cvar) { r.calls = append(r.calls, "apply "+c.Name()) })
+		eng := r.v.OnChange(func() { r.calls = append(r.calls, "engine "+strconv.Itoa(r.rate)) })
+		eng.IntVar(&r.rate, "rate", 25000, 1000, 90000, Latch, "")
+		eng.OnChange(func() { r.calls = append(r.calls, "link") }).Float64Var(&r.loss, "cl_packetloss", 0, 0, 100, 0, "")
+		r.v.OnChange(nil).Float64Var(&r.volume, "s_volume", 0.7, 0, 1, 0, "")
+		return r
+	}
+	tests := []struct {
+		name string
+		do   func(r *rig)
+		want string
+	}{
+		{"console line", func(r *rig) { r.tab.ExecuteString("cl_packetloss 5") }, "apply cl_packetloss,engine 25000,link"},
+		{"unchanged value", func(r *rig) { r.tab.ExecuteString("cl_packetloss 0") }, ""},
+		{"latched waits", func(r *rig) { r.tab.ExecuteString("rate 5000") }, ""},
+		{"latched applied", func(r *rig) { r.tab.ExecuteString("rate 5000"); r.tab.ApplyLatched() }, "apply rate,engine 5000"},
+		{"ForceSet", func(r *rig) { _ = r.tab.ForceSet("rate", "8000") }, "apply rate,engine 8000"},
+		{"reset", func(r *rig) {
+			_ = r.tab.ForceSet("cl_packetloss", "9")
+			r.calls = nil
+			r.tab.ExecuteString("reset cl_packetloss")
+		},
+			"apply cl_packetloss,engine 25000,link"},
+		{"nil function", func(r *rig) { r.tab.ExecuteString("s_volume 0.5") }, "apply s_volume"},
+		{"unbound by the derived group's root", func(r *rig) { r.v.Unbind(); r.tab.ExecuteString("cl_packetloss 5") }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := setup()
+			tt.do(r)
+			if got := strings.Join(r.calls, ","); got != tt.want {
+				t.Errorf("calls %q, want %q", got, tt.want)
+			}
+		})
+	}
+	r := setup()
+	if n := len(r.v.Cvars()); n != 3 {
+		t.Errorf("the root group lists %d cvars, want 3", n)
+	}
+	if r.loss != 0 || r.volume != 0.7 || r.rate != 25000 {
+		t.Errorf("defaults %v %v %v", r.loss, r.volume, r.rate)
+	}
+}
+
+// Float64Var takes fractions and clamps into its range; Aliases names
+// one cvar twice; Bound tells bound cvars from the others.
+func TestFloat64VarAliasesBound(t *testing.T) {
+	tab := NewTable()
+	var out strings.Builder
+	tab.SetOutput(&out)
+	var scale float64
+	var np bool
+	v := tab.Bind(nil)
+	v.Float64Var(&scale, "r_scale", 1, 0, 1, Archive, "")
+	v.Aliases("cg_nopredict").BoolVar(&np, "cl_nopredict", false, 0, "")
+	tab.Register(Decl{Name: "declared"})
+	tests := []struct {
+		line  string
+		check func() bool
+	}{
+		{"r_scale 0.5", func() bool { return scale == 0.5 }},
+		{"r_scale 3", func() bool { return scale == 1 && strings.Contains(out.String(), "above the maximum 1") }},
+		{"r_scale x", func() bool { return scale == 1 }},
+		{"cg_nopredict 1", func() bool { return np && tab.Get("cl_nopredict").Bool() }},
+		{"cl_nopredict 0", func() bool { return !np && !tab.Get("cg_nopredict").Bool() }},
+	}
+	for _, tt := range tests {
+		tab.ExecuteString(tt.line)
+		if !tt.check() {
+			t.Errorf("after %q: r_scale %v, cl_nopredict %v", tt.line, scale, np)
+		}
+	}
+	for name, want := range map[string]bool{"r_scale": true, "cg_nopredict": true, "declared": false} {
+		if got := tab.Get(name).Bound(); got != want {
+			t.Errorf("%s bound %v, want %v", name, got, want)
+		}
+	}
+	v.Unbind()
+	if tab.Get("r_scale").Bound() {
+		t.Error("r_scale bound after Unbind")
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("a second cvar through one Aliases group did not panic")
+			}
+		}()
+		a := tab.Bind(nil).Aliases("other")
+		var x, y bool
+		a.BoolVar(&x, "one", false, 0, "")
+		a.BoolVar(&y, "two", false, 0, "")
+	}()
 }

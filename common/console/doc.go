@@ -49,6 +49,12 @@
 //	v := t.Bind(s.applyCvar)
 //	v.IntVar(&cfg.FPS, "sv_fps", 20, 1, 250, console.Remote, "server frames per second")
 //
+// [Vars.Float64Var] binds a fractional one. [Vars.OnChange] derives a
+// group whose changes also run a function of the program's, so that what
+// a change does is declared beside the binding; [Vars.Aliases] gives the
+// cvar bound next further names. [Cvar.Bound] tells whether a cvar is
+// bound, for a test that a program's table leaves none unbound.
+//
 // [Vars.Unbind] releases them (they stay declared with their values) so
 // that another struct can bind them later: the server engine binds its
 // Config in the table of the program it runs in, so there is one console
