@@ -72,7 +72,7 @@ func main() {
 func run(args []string, stderr io.Writer) int {
 	// No arguments, or only settings: the default match, with the main
 	// menu over it (session.WithDefaultMatch).
-	args, showMenu := session.WithDefaultMatch(args)
+	args, showMenu := session.WithDefaultMatch(args, execFS())
 	t := console.NewTable()
 	sb := console.NewScrollback(console.DefaultScrollback)
 	// Every print reaches standard error and the console's scrollback,
