@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 )
@@ -227,4 +228,23 @@ func (c *Cvar) Bound() bool {
 	c.t.mu.RLock()
 	defer c.t.mu.RUnlock()
 	return c.bind != nil
+}
+
+// Declarations returns the declarations of the cvars bind binds, with
+// their defaults, ranges, flags, help and aliases, for a program that
+// declares them before it binds them: a binding adopts a declared cvar
+// with its value, so a window declares its session's cvars before its
+// command line and its saved settings set them, and the session binds
+// them when it is made. bind runs on a table of its own.
+func Declarations(bind func(v *Vars)) []Decl {
+	t := NewTable()
+	t.SetOutput(io.Discard)
+	v := t.Bind(nil)
+	bind(v)
+	var ds []Decl
+	for _, c := range v.Cvars() {
+		ds = append(ds, Decl{Name: c.name, Default: c.def, Flags: c.Flags() & declFlags,
+			Min: c.min, Max: c.max, Help: c.help, Aliases: c.aliases, plain: c.plain})
+	}
+	return ds
 }

@@ -278,3 +278,40 @@ func TestFloat64VarAliasesBound(t *testing.T) {
 		a.BoolVar(&y, "two", false, 0, "")
 	}()
 }
+
+// Declarations declares what the bind function binds; binding the
+// declared cvars later adopts them with their values and their checks.
+func TestDeclarations(t *testing.T) {
+	type vars struct {
+		n    int
+		f    float64
+		s    string
+		b    bool
+		runs int
+	}
+	bind := func(v *Vars, x *vars) {
+		v = v.OnChange(func() { x.runs++ })
+		v.IntVar(&x.n, "snaps", 20, 1, 125, Archive, "snapshots")
+		v.Float64Var(&x.f, "s_volume", 0.7, 0, 1, Archive, "volume")
+		v.StringVar(&x.s, "journal_file", "", Init, "file")
+		v.Aliases("cg_nopredict").BoolVar(&x.b, "cl_nopredict", false, 0, "no prediction")
+	}
+	ds := Declarations(func(v *Vars) { bind(v, &vars{}) })
+	if len(ds) != 4 || ds[0].Name != "snaps" || ds[0].Flags != Archive|Integral || ds[1].Default != "0.7" || ds[3].Aliases[0] != "cg_nopredict" {
+		t.Fatalf("declarations %+v", ds)
+	}
+	tab := NewTable()
+	var out strings.Builder
+	tab.SetOutput(&out)
+	tab.Register(ds...)
+	tab.ExecuteCommandLine([]string{"set snaps 500", `set journal_file "a;b"`, "set cg_nopredict 1"})
+	var x vars
+	bind(tab.Bind(nil), &x)
+	if x.n != 125 || x.s != "" || !x.b || x.f != 0.7 || x.runs != 0 {
+		t.Errorf("adopted %+v; output %q", x, out.String())
+	}
+	tab.ExecuteString("s_volume 0.5")
+	if x.f != 0.5 || x.runs != 1 {
+		t.Errorf("after s_volume 0.5: %+v", x)
+	}
+}
