@@ -1,12 +1,9 @@
 package session
 
 import (
-	"io"
 	"testing"
-	"time"
 
 	"tremor/bg"
-	"tremor/common/console"
 )
 
 // TestNewcomer runs the default match's hold through a real embedded
@@ -27,27 +24,14 @@ func TestNewcomer(t *testing.T) {
 		{"menu closed at once", 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tbl := console.NewTable()
-			tbl.SetOutput(io.Discard)
-			tbl.Register(Cvars...)
-			if err := tbl.Set("net_port", "-1"); err != nil {
-				t.Fatal(err)
-			}
-			s := New(tbl, io.Discard, 1)
-			defer s.Close()
-			if err := s.StartMap("duel1"); err != nil {
-				t.Fatal(err)
-			}
-			tbl.ExecuteCommandLine([]string{"addbot Rook 5"})
+			m := startLocal(t, "duel1")
+			m.t.ExecuteCommandLine([]string{"addbot Rook 5"})
+			s := m.s
 			var h Newcomer
 			h.Arm()
-			var now time.Duration
 			spectated := false
 			frame := func(menuOpen bool) *bg.PlayerState {
-				now += 16 * time.Millisecond
-				time.Sleep(200 * time.Microsecond) // the loopback's pump
-				tbl.Execute()
-				s.Frame(now, bg.UserCmd{}, false)
+				m.frame(bg.UserCmd{})
 				if line := h.Step(s.Client(), menuOpen); line != "" {
 					if err := s.Client().AddReliableCommand(line); err != nil {
 						t.Fatal(err)
@@ -67,10 +51,10 @@ func TestNewcomer(t *testing.T) {
 				case bg.PMSpectator:
 					spectated = true
 				case bg.PMDead:
-					t.Fatalf("killed at %v while the menu was up", now)
+					t.Fatalf("killed at %v while the menu was up", m.now)
 				}
 				if spectated && ps.PmType != bg.PMSpectator {
-					t.Fatalf("back in the match at %v with the menu up", now)
+					t.Fatalf("back in the match at %v with the menu up", m.now)
 				}
 			}
 			if spectated != tc.spectate {

@@ -1,12 +1,9 @@
 package session
 
 import (
-	"io"
 	"testing"
-	"time"
 
 	"tremor/bg"
-	"tremor/common/console"
 	"tremor/game"
 )
 
@@ -29,23 +26,10 @@ func TestIdleRespawn(t *testing.T) {
 		{"holding fire", bg.ButtonAttack, game.RespawnDelay, game.RespawnDelay + 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tbl := console.NewTable()
-			tbl.SetOutput(io.Discard)
-			tbl.Register(Cvars...)
-			if err := tbl.Set("net_port", "-1"); err != nil {
-				t.Fatal(err)
-			}
-			s := New(tbl, io.Discard, 1)
-			defer s.Close()
-			if err := s.StartMap("duel1"); err != nil {
-				t.Fatal(err)
-			}
-			var now time.Duration
+			m := startLocal(t, "duel1")
 			frame := func(cmd bg.UserCmd) (int32, *bg.PlayerState) {
-				now += 16 * time.Millisecond
-				time.Sleep(200 * time.Microsecond) // the loopback's pump
-				s.Frame(now, cmd, false)
-				if cg := s.Active(); cg != nil && cg.Snap != nil {
+				m.frame(cmd)
+				if cg := m.s.Active(); cg != nil && cg.Snap != nil {
 					return cg.Snap.ServerTime, &cg.Snap.PS
 				}
 				return 0, nil
@@ -60,7 +44,7 @@ func TestIdleRespawn(t *testing.T) {
 				return 0
 			}
 			until("game", bg.UserCmd{}, func(ps *bg.PlayerState) bool { return ps.PmType == bg.PMNormal })
-			if err := s.Client().AddReliableCommand("kill"); err != nil {
+			if err := m.s.Client().AddReliableCommand("kill"); err != nil {
 				t.Fatal(err)
 			}
 			died := until("death", bg.UserCmd{}, func(ps *bg.PlayerState) bool { return ps.PmType == bg.PMDead })
