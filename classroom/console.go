@@ -9,42 +9,13 @@ import (
 	"tremor/net/cmdargs"
 )
 
-// paneCvars are a player pane's cvars besides the client's: the
-// downlink's impairments (the server's packets to this player; the
-// client's cl_packet* cvars are the uplink's) and the bot switch.
-var paneCvars = []console.Decl{
-	{Name: "sv_packetdelay", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
-		Help: "ms added to every packet the server sends this player"},
-	{Name: "sv_packetjitter", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
-		Help: "± ms of random variation of that delay"},
-	{Name: "sv_packetloss", Default: "0", Min: 0, Max: 100,
-		Help: "percent of the server's packets to this player lost"},
-	{Name: "sv_packetdup", Default: "0", Min: 0, Max: 100,
-		Help: "percent of the server's packets to this player that arrive twice"},
-	{Name: "sv_packetreorder", Default: "0", Min: 0, Max: 100,
-		Help: "percent of the server's packets to this player held back so later ones overtake them"},
-	{Name: "cl_bot", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "1: a bot plays this player instead of the keyboard"},
-}
-
-// bothWays are the pane commands that set one impairment both ways:
-// the uplink's cvar and the downlink's (named as the client's and the
-// dedicated server's are).
-var bothWays = []struct{ cmd, up, down, help string }{
-	{"lag", "cl_packetdelay", "sv_packetdelay", "lag MS: delay every packet MS ms each way (a round trip of 2×MS)"},
-	{"jitter", "cl_packetjitter", "sv_packetjitter", "jitter MS: vary each packet's delay by up to ±MS ms, each way"},
-	{"loss", "cl_packetloss", "sv_packetloss", "loss PERCENT: lose PERCENT % of the packets each way"},
-	{"dup", "cl_packetduplicate", "sv_packetdup", "dup PERCENT: deliver PERCENT % of the packets twice, each way"},
-	{"reorder", "cl_packetreorder", "sv_packetreorder", "reorder PERCENT: hold back PERCENT % of the packets so later ones overtake them, each way"},
-}
-
 // addCommands adds the pane's commands to its table.
 func (p *Player) addCommands() {
 	t := p.T
 	for _, b := range bothWays {
 		t.AddCommand(b.cmd, b.help, func(a *cmdargs.Args) {
 			if a.Argc() < 2 {
-				t.Printf("%s: up %s, down %s\n", b.cmd, t.Get(b.up).Value(), t.Get(b.down).Value())
+				t.Printf("%s: up %s, down %s\n", b.cmd, b.of(p.cv.link(Up)), b.of(p.cv.link(Down)))
 				return
 			}
 			for _, name := range [...]string{b.up, b.down} {

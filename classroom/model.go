@@ -146,7 +146,7 @@ func New(cfg Config) (*Model, error) {
 	for i, p := range m.players {
 		p.start(fmt.Sprintf("Player %d", i+1), cfg.Seed+uint64(i)*0x51ed)
 	}
-	m.svT.Get("sv_fps").OnChange(func(*console.Cvar) { m.refresh() })
+	m.watchServer()
 	m.refresh()
 	m.takeServerState()
 	return m, nil
@@ -444,7 +444,7 @@ type Player struct {
 	In Input
 
 	m              *Model
-	cg             cgame.Config
+	cv             paneCvars // its cvars (cvars.go)
 	up, down       path
 	srvEnd, cliEnd *netchan.LoopbackConn
 	srvAddr        netip.AddrPort // the server's end of the pair, which the client connects to
@@ -470,18 +470,13 @@ type arrival struct {
 func (p *Player) start(name string, seed uint64) {
 	p.T = console.NewTable()
 	p.T.SetOutput(console.Prefixed(p.m.log, fmt.Sprintf("p%d: ", p.Num+1)))
-	p.T.Register(client.Cvars(name)...)
-	p.T.Register(paneCvars...)
+	p.bindCvars(name)
 	p.addCommands()
-	p.cg = cgame.DefaultConfig()
 	p.conn = &clientConn{m: p.m, player: p.Num, local: p.cliAddr, remote: p.srvAddr, done: make(chan struct{})}
 	p.seed = seed
 	p.C = client.New(p.conn, p.clientConfig())
 	p.C.SetJournalHooks(client.JournalHooks{Source: p.source})
 	p.apply()
-	for _, name := range p.T.CvarNames() {
-		p.T.Get(name).OnChange(func(*console.Cvar) { p.apply() })
-	}
 	p.C.Connect(p.srvAddr)
 }
 
@@ -489,9 +484,9 @@ func (p *Player) start(name string, seed uint64) {
 // without the engine's own impairments: the player's link is the
 // model's (the cl_packet* cvars set its uplink).
 func (p *Player) clientConfig() client.Config {
-	c := client.ConfigFromCvars(p.T)
+	c := p.cv.client.Config()
 	c.PacketDelay, c.PacketJitter, c.PacketLoss, c.PacketDuplicate, c.PacketReorder, c.PacketBurst = 0, 0, 0, 0, 0, 0
-	c.CGame = &p.cg
+	c.CGame = &p.cv.client.CGame
 	c.Seed = p.seed
 	c.Logf = func(format string, args ...any) { p.T.Printf(format+"\n", args...) }
 	return c
@@ -503,30 +498,9 @@ func (p *Player) apply() {
 		return
 	}
 	p.C.SetConfig(p.clientConfig())
-	client.CGameConfigFromCvars(&p.cg, p.T, func(format string, args ...any) { p.T.Printf(format+"\n", args...) })
-	p.up.link.SetConfig(linkConfig(p.T, Up))
-	p.down.link.SetConfig(linkConfig(p.T, Down))
+	p.up.link.SetConfig(p.cv.link(Up).config())
+	p.down.link.SetConfig(p.cv.link(Down).config())
 	p.m.refresh()
-}
-
-// linkConfig reads one direction's impairments from the pane's cvars
-// (bothWays names them).
-func linkConfig(t *console.Table, d Dir) netsim.Config {
-	get := func(cmd string) *console.Cvar {
-		for _, b := range bothWays {
-			if b.cmd == cmd {
-				if d == Down {
-					return t.Get(b.down)
-				}
-				return t.Get(b.up)
-			}
-		}
-		panic("classroom: no impairment " + cmd)
-	}
-	ms := func(n string) time.Duration { return time.Duration(get(n).Int()) * time.Millisecond }
-	pc := func(n string) float64 { return get(n).Float() / 100 }
-	return netsim.Config{Delay: ms("lag"), Jitter: ms("jitter"), Loss: pc("loss"),
-		Duplicate: pc("dup"), Reorder: pc("reorder"), ReorderDelay: 150 * time.Millisecond}
 }
 
 // carry sends data through the loopback pair from src to dst (whose
@@ -577,7 +551,7 @@ func (p *Player) source(buf []byte) (int, netip.AddrPort, time.Duration, bool) {
 
 // command returns this frame's usercmd: the keys', or the bot's.
 func (p *Player) command() bg.UserCmd {
-	if p.T.Get("cl_bot").Bool() {
+	if p.cv.bot {
 		return p.bot.Input(p.C, "classroom", botSkill, 0xc1a55+uint64(p.Num))
 	}
 	var cmd bg.UserCmd

@@ -58,8 +58,8 @@ func TestNoPredictFollowsOneRoundTripLate(t *testing.T) {
 	con.ExecuteString("p1 lag 200")
 	m.Run(time.Second) // the new delay fills the pipe, P1 catches up with its own past
 	p1, p2 := m.Player(0), m.Player(1)
-	if !p1.cg.NoPredict || p2.cg.NoPredict {
-		t.Fatalf("cl_nopredict: P1 %v P2 %v, want true false", p1.cg.NoPredict, p2.cg.NoPredict)
+	if !p1.cv.client.CGame.NoPredict || p2.cv.client.CGame.NoPredict {
+		t.Fatalf("cl_nopredict: P1 %v P2 %v, want true false", p1.cv.client.CGame.NoPredict, p2.cv.client.CGame.NoPredict)
 	}
 	const rtt = 400 * time.Millisecond
 	x0 := [2]float64{p1.CGame().DrawnOrigin.X, p2.CGame().DrawnOrigin.X}
@@ -161,8 +161,8 @@ func TestPrefixesAimAtOnePane(t *testing.T) {
 	con.ExecuteString("p1 cl_packetloss 5")
 	con.ExecuteString("sv sv_fps 10")
 	p1, p2 := m.Player(0), m.Player(1)
-	if p1.cg.ErrorDecay != 100 || p2.cg.ErrorDecay != 0 {
-		t.Errorf("cg_errorDecay: P1 %d P2 %d, want 100 0", p1.cg.ErrorDecay, p2.cg.ErrorDecay)
+	if p1.cv.client.CGame.ErrorDecay != 100 || p2.cv.client.CGame.ErrorDecay != 0 {
+		t.Errorf("cg_errorDecay: P1 %d P2 %d, want 100 0", p1.cv.client.CGame.ErrorDecay, p2.cv.client.CGame.ErrorDecay)
 	}
 	if d := p2.up.link.Config().Delay; d != 150*time.Millisecond {
 		t.Errorf("P2 uplink delay %v, want 150ms", d)

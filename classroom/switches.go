@@ -91,12 +91,13 @@ func (m *Model) refresh() {
 	}
 	c := &m.ctl
 	for i, p := range m.players {
-		c.predicting[i] = !p.T.Get("cl_nopredict").Bool()
+		c.predicting[i] = !p.cv.client.CGame.NoPredict
 		c.titles[2*i] = p.title(c.predicting[i])
-		for d, name := range [...]string{"cl_packet", "sv_packet"} {
-			s := strconv.Itoa(p.T.Get(name+"delay").Int()) + " ms"
-			if loss := p.T.Get(name + "loss").Float(); loss > 0 {
-				s += ", " + strconv.FormatFloat(loss, 'g', 3, 64) + "% lost"
+		for _, d := range [...]Dir{Up, Down} {
+			l := p.cv.link(d)
+			s := strconv.Itoa(l.delay) + " ms"
+			if l.loss > 0 {
+				s += ", " + percent(l.loss) + "% lost"
 			}
 			c.linkLabels[i][d] = s
 		}
@@ -107,7 +108,7 @@ func (m *Model) refresh() {
 		fps = m.srv.Config().FPS
 	}
 	c.titles[PaneServer] = "SERVER: authoritative, sv_fps " + strconv.Itoa(fps)
-	snaps := m.players[0].T.Get("snaps").Int()
+	snaps := m.players[0].cv.client.Snaps
 	ns := strconv.Itoa(nextOf(rateSteps, snaps))
 	c.switches[PaneServer] = append(c.switches[PaneServer][:0],
 		Switch{"sv_fps " + strconv.Itoa(fps), fps != 20, []string{"sv sv_fps " + strconv.Itoa(nextOf(rateSteps, fps))}},
@@ -146,7 +147,7 @@ func (p *Player) title(predicting bool) string {
 	} else {
 		b.WriteString("no prediction")
 	}
-	up, down := p.T.Get("cl_packetdelay").Int(), p.T.Get("sv_packetdelay").Int()
+	up, down := p.cv.client.PacketDelay, p.cv.down.delay
 	switch {
 	case up == down && up > 0:
 		b.WriteString(", " + strconv.Itoa(up) + " ms each way")
@@ -158,31 +159,31 @@ func (p *Player) title(predicting bool) string {
 
 // switches appends the player's eight switches to s, two a row.
 func (p *Player) switches(s []Switch, keys string) []Switch {
-	t := p.T
+	c := &p.cv.client
 	pfx := "p" + strconv.Itoa(p.Num+1) + " "
-	np := t.Get("cl_nopredict").Bool()
-	ed := t.Get("cg_errorDecay").Int()
-	tn := t.Get("cl_timeNudge").Int()
-	an := t.Get("cl_autoNudge").Bool()
-	lag, down := t.Get("cl_packetdelay").Int(), t.Get("sv_packetdelay").Int()
+	np := c.CGame.NoPredict
+	ed := int(c.CGame.ErrorDecay)
+	tn := c.TimeNudge
+	an := c.AutoNudge
+	lag, down := c.PacketDelay, p.cv.down.delay
 	lagLabel := "lag " + strconv.Itoa(lag) + " ms"
 	if lag != down {
 		lagLabel = "lag " + strconv.Itoa(lag) + "/" + strconv.Itoa(down) + " ms"
 	}
-	loss := int(t.Get("cl_packetloss").Float())
-	bot := t.Get("cl_bot").Bool()
+	loss := int(c.PacketLoss)
+	bot := p.cv.bot
 	driver := "keys " + keys
 	if bot {
 		driver = "played by a bot"
 	}
-	dup := int(t.Get("cl_packetduplicate").Float())
+	dup := int(c.PacketDuplicate)
 	return append(s,
 		Switch{"prediction " + onOff(!np), !np, []string{pfx + "toggle cl_nopredict"}},
 		Switch{"error decay " + strconv.Itoa(ed) + " ms", ed > 0, []string{pfx + "cg_errorDecay " + strconv.Itoa(nextOf(errorDecaySteps, ed))}},
 		Switch{"time nudge " + strconv.Itoa(tn) + " ms", tn != 0, []string{pfx + "cl_timeNudge " + strconv.Itoa(nextOf(timeNudgeSteps, tn))}},
 		Switch{"auto nudge " + onOff(an), an, []string{pfx + "toggle cl_autoNudge"}},
 		Switch{lagLabel, lag+down > 0, []string{pfx + "lag " + strconv.Itoa(nextOf(lagSteps, lag))}},
-		Switch{"loss " + strconv.Itoa(loss) + " %", loss > 0 || t.Get("sv_packetloss").Float() > 0, []string{pfx + "loss " + strconv.Itoa(nextOf(lossSteps, loss))}},
+		Switch{"loss " + strconv.Itoa(loss) + " %", loss > 0 || p.cv.down.loss > 0, []string{pfx + "loss " + strconv.Itoa(nextOf(lossSteps, loss))}},
 		Switch{driver, bot, []string{pfx + "toggle cl_bot"}},
 		Switch{"duplicate " + strconv.Itoa(dup) + " %", dup > 0, []string{pfx + "dup " + strconv.Itoa(nextOf(dupSteps, dup))}})
 }

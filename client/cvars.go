@@ -8,100 +8,123 @@ import (
 	"tremor/common/console"
 )
 
-// Cvars declares the client engine's and prediction's cvars under their
-// Quake III names, for every program that runs a client: the window and
-// the headless clients. name is the default of the name cvar. All of them
-// take effect at once (ConfigFromCvars and CGameConfigFromCvars read them).
-func Cvars(name string) []console.Decl {
-	return []console.Decl{
-		{Name: "name", Default: name, Flags: console.Archive | console.UserInfo,
-			Help: "player name"},
-		{Name: "rate", Default: "25000", Flags: console.Archive | console.UserInfo | console.Integral, Min: 1000, Max: 90000,
-			Help: "bytes per second the server may send"},
-		{Name: "snaps", Default: "20", Flags: console.Archive | console.UserInfo | console.Integral, Min: 1, Max: 125,
-			Help: "snapshots per second asked for"},
-		{Name: "cl_maxpackets", Default: "30", Flags: console.Archive | console.Integral, Min: MinMaxPackets, Max: MaxMaxPackets,
-			Help: "most usercmd packets a second"},
-		{Name: "cl_packetdup", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: MaxPacketDup,
-			Help: "previous packets whose usercmds each packet repeats"},
-		{Name: "cl_timeNudge", Default: "0", Flags: console.Integral, Min: -MaxTimeNudge, Max: MaxTimeNudge,
-			Help: "ms to shift the render time back (positive) or forward"},
-		{Name: "cl_autoNudge", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-			Help: "choose the time nudge from the measured jitter and loss (replaces cl_timeNudge)"},
-		{Name: "cl_nodelta", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-			Help: "ask for full snapshots only"},
-		{Name: "cl_timeout", Default: "30", Flags: console.Integral, Min: 1, Max: 3600,
-			Help: "seconds of server silence before giving up"},
-		{Name: "cl_connectTries", Default: "5", Flags: console.Integral, Min: 1, Max: 1000,
-			Help: "getchallenge packets without an answer, and challenges (3 connects each), 3 s apart, before giving up"},
-		{Name: "cl_packetdelay", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
-			Help: "ms added to every packet the client sends"},
-		{Name: "cl_packetjitter", Default: "0", Flags: console.Integral, Min: 0, Max: 10000,
-			Help: "± ms of random variation of that delay"},
-		{Name: "cl_packetloss", Default: "0", Min: 0, Max: 100,
-			Help: "percent of the client's packets lost"},
-		{Name: "cl_packetduplicate", Default: "0", Min: 0, Max: 100,
-			Help: "percent of the client's packets sent twice"},
-		{Name: "cl_packetreorder", Default: "0", Min: 0, Max: 100,
-			Help: "percent of the client's packets held back so later ones overtake them"},
-		{Name: "cl_packetburst", Default: "0", Min: 0, Max: 100,
-			Help: "percent of the client's packets that start a 250 ms burst of loss"},
-		{Name: "cl_allowDownload", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-			Help: "download the server's map when this client lacks it"},
-		{Name: "cl_maxDownloadSize", Default: "1048576", Flags: console.Archive | console.Integral, Min: 1024, Max: 1048576,
-			Help: "largest map file, in bytes, the client downloads"},
-		{Name: "showpackets", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-			Help: "print every packet sent and received: size, sequence, fragment, drops"},
-		{Name: "cl_shownet", Default: "0", Flags: console.Integral, Min: -1, Max: 4,
-			Help: "print server messages: 1 sizes, 2 operations, 3 changed entities and fields, 4 with values, -1 entity counts"},
-		{Name: "com_maxfps", Default: "60", Flags: console.Archive | console.Integral, Min: 10, Max: 1000,
-			Help: "client frames per second"},
-		{Name: "cl_nopredict", Default: "0", Flags: console.Integral, Min: 0, Max: 1, Aliases: []string{"cg_nopredict"},
-			Help: "turn off client-side prediction"},
-		{Name: "cg_errorDecay", Default: "100", Flags: console.Archive | console.Integral, Min: 0, Max: 10000,
-			Help: "ms over which a prediction error is smoothed away"},
-		{Name: "cg_showmiss", Default: "0", Flags: console.Integral, Min: 0, Max: 2,
-			Help: "print prediction misses with their size, decayed or snapped (1), and every replay (2)"},
-	}
+// Cvars are the client engine's and prediction's settings as their
+// cvars hold them, each field bound to its cvar, named in its comment,
+// by BindCvars. Every program that runs a client keeps one (the window,
+// the headless clients, each classroom player) and builds the engine's
+// Config from it; none reads these cvars by name.
+type Cvars struct {
+	Name            string  // name: the player's name
+	Rate            int     // rate: bytes per second the server may send
+	Snaps           int     // snaps: snapshots per second asked for
+	MaxPackets      int     // cl_maxpackets
+	PacketDup       int     // cl_packetdup: 0 sends no previous commands
+	TimeNudge       int     // cl_timeNudge, milliseconds
+	AutoNudge       bool    // cl_autoNudge
+	NoDelta         bool    // cl_nodelta
+	Timeout         int     // cl_timeout, seconds
+	ConnectTries    int     // cl_connectTries
+	PacketDelay     int     // cl_packetdelay, milliseconds
+	PacketJitter    int     // cl_packetjitter, milliseconds
+	PacketLoss      float64 // cl_packetloss, percent
+	PacketDuplicate float64 // cl_packetduplicate, percent
+	PacketReorder   float64 // cl_packetreorder, percent
+	PacketBurst     float64 // cl_packetburst, percent
+	AllowDownload   bool    // cl_allowDownload
+	MaxDownloadSize int     // cl_maxDownloadSize, bytes
+	ShowPackets     bool    // showpackets
+	ShowNet         int     // cl_shownet
+	MaxFPS          int     // com_maxfps: client frames per second
+
+	// CGame holds prediction's cvars, bound to its fields: NoPredict
+	// (cl_nopredict, alias cg_nopredict), ErrorDecay (cg_errorDecay) and
+	// ShowMiss (cg_showmiss). The cgame reads its Config at every frame,
+	// so a program whose engines run on the goroutine that executes the
+	// table hands them &CGame (Config.CGame) and a change reaches the
+	// running cgame at once; one whose engines run elsewhere copies it.
+	// The other fields (Logf, Params) are the program's to set.
+	CGame cgame.Config
 }
 
-// ConfigFromCvars reads the engine's settings from the cvars Cvars
-// declared. Name and Seed are left for the caller.
-func ConfigFromCvars(t *console.Table) Config {
-	pd := t.Get("cl_packetdup").Int()
+// CvarHooks are what a program does when the client's cvars change,
+// declared with the binding (BindCvars). A nil hook does nothing. Each
+// runs on the goroutine that made the change, after the field changed.
+type CvarHooks struct {
+	// Engine runs when a cvar of the engine's Config (name to
+	// cl_shownet) changed: the program gives the engine Cvars.Config.
+	Engine func()
+	// CGame runs when a cvar of Cvars.CGame changed.
+	CGame func()
+	// MaxFPS runs when com_maxfps changed.
+	MaxFPS func()
+}
+
+// BindCvars binds the client's cvars to the fields of c in v, under
+// their Quake III names, with their defaults, ranges, flags and help:
+// the one list of the client engine's and prediction's cvars, shared
+// by every program that runs a client. name is the default of the name
+// cvar. Every cvar takes effect at once, through on's hooks. c.CGame
+// starts as cgame.DefaultConfig with the cvars' values.
+func BindCvars(v *console.Vars, c *Cvars, name string, on CvarHooks) {
+	c.CGame = cgame.DefaultConfig()
+	const (
+		a  = console.Archive
+		ui = console.UserInfo
+	)
+	e := v.OnChange(on.Engine)
+	e.StringVar(&c.Name, "name", name, a|ui, "player name")
+	e.IntVar(&c.Rate, "rate", 25000, 1000, 90000, a|ui, "bytes per second the server may send")
+	e.IntVar(&c.Snaps, "snaps", 20, 1, 125, a|ui, "snapshots per second asked for")
+	e.IntVar(&c.MaxPackets, "cl_maxpackets", 30, MinMaxPackets, MaxMaxPackets, a, "most usercmd packets a second")
+	e.IntVar(&c.PacketDup, "cl_packetdup", 1, 0, MaxPacketDup, a, "previous packets whose usercmds each packet repeats")
+	e.IntVar(&c.TimeNudge, "cl_timeNudge", 0, -MaxTimeNudge, MaxTimeNudge, 0, "ms to shift the render time back (positive) or forward")
+	e.BoolVar(&c.AutoNudge, "cl_autoNudge", false, a, "choose the time nudge from the measured jitter and loss (replaces cl_timeNudge)")
+	e.BoolVar(&c.NoDelta, "cl_nodelta", false, 0, "ask for full snapshots only")
+	e.IntVar(&c.Timeout, "cl_timeout", 30, 1, 3600, 0, "seconds of server silence before giving up")
+	e.IntVar(&c.ConnectTries, "cl_connectTries", 5, 1, 1000, 0, "getchallenge packets without an answer, and challenges (3 connects each), 3 s apart, before giving up")
+	e.IntVar(&c.PacketDelay, "cl_packetdelay", 0, 0, 10000, 0, "ms added to every packet the client sends")
+	e.IntVar(&c.PacketJitter, "cl_packetjitter", 0, 0, 10000, 0, "± ms of random variation of that delay")
+	e.Float64Var(&c.PacketLoss, "cl_packetloss", 0, 0, 100, 0, "percent of the client's packets lost")
+	e.Float64Var(&c.PacketDuplicate, "cl_packetduplicate", 0, 0, 100, 0, "percent of the client's packets sent twice")
+	e.Float64Var(&c.PacketReorder, "cl_packetreorder", 0, 0, 100, 0, "percent of the client's packets held back so later ones overtake them")
+	e.Float64Var(&c.PacketBurst, "cl_packetburst", 0, 0, 100, 0, "percent of the client's packets that start a 250 ms burst of loss")
+	e.BoolVar(&c.AllowDownload, "cl_allowDownload", true, a, "download the server's map when this client lacks it")
+	e.IntVar(&c.MaxDownloadSize, "cl_maxDownloadSize", 1048576, 1024, 1048576, a, "largest map file, in bytes, the client downloads")
+	e.BoolVar(&c.ShowPackets, "showpackets", false, 0, "print every packet sent and received: size, sequence, fragment, drops")
+	e.IntVar(&c.ShowNet, "cl_shownet", 0, -1, 4, 0, "print server messages: 1 sizes, 2 operations, 3 changed entities and fields, 4 with values, -1 entity counts")
+	v.OnChange(on.MaxFPS).IntVar(&c.MaxFPS, "com_maxfps", 60, 10, 1000, a, "client frames per second")
+	cg := v.OnChange(on.CGame)
+	cg.Aliases("cg_nopredict").BoolVar(&c.CGame.NoPredict, "cl_nopredict", false, 0, "turn off client-side prediction")
+	cg.Int32Var(&c.CGame.ErrorDecay, "cg_errorDecay", 100, 0, 10000, a, "ms over which a prediction error is smoothed away")
+	cg.IntVar(&c.CGame.ShowMiss, "cg_showmiss", 0, 0, 2, 0, "print prediction misses with their size, decayed or snapped (1), and every replay (2)")
+}
+
+// Config returns the engine's settings the cvars hold. Name and Seed
+// are the cvars' and zero; CGame, Logf, MapDir and LoadMap are left for
+// the caller.
+func (c *Cvars) Config() Config {
 	return Config{
-		Name:            t.Get("name").Value(),
-		Rate:            t.Get("rate").Int(),
-		Snaps:           t.Get("snaps").Int(),
-		MaxPackets:      t.Get("cl_maxpackets").Int(),
-		PacketDup:       pd,
-		NoPacketDup:     pd == 0,
-		TimeNudge:       t.Get("cl_timeNudge").Int(),
-		AutoNudge:       t.Get("cl_autoNudge").Bool(),
-		NoDelta:         t.Get("cl_nodelta").Bool(),
-		Timeout:         time.Duration(t.Get("cl_timeout").Int()) * time.Second,
-		ConnectTries:    t.Get("cl_connectTries").Int(),
-		PacketDelay:     time.Duration(t.Get("cl_packetdelay").Int()) * time.Millisecond,
-		PacketJitter:    time.Duration(t.Get("cl_packetjitter").Int()) * time.Millisecond,
-		PacketLoss:      finite(t.Get("cl_packetloss").Float()),
-		PacketDuplicate: finite(t.Get("cl_packetduplicate").Float()),
-		PacketReorder:   finite(t.Get("cl_packetreorder").Float()),
-		PacketBurst:     finite(t.Get("cl_packetburst").Float()),
-		NoDownload:      !t.Get("cl_allowDownload").Bool(),
-		MaxDownloadSize: t.Get("cl_maxDownloadSize").Int(),
-		ShowPackets:     t.Get("showpackets").Bool(),
-		ShowNet:         t.Get("cl_shownet").Int(),
-	}
-}
-
-// CGameConfigFromCvars copies prediction's cvars into c (cgame reads c at
-// every frame); logf, if not nil, prints cg_showmiss lines.
-func CGameConfigFromCvars(c *cgame.Config, t *console.Table, logf func(format string, args ...any)) {
-	c.NoPredict = t.Get("cl_nopredict").Bool()
-	c.ErrorDecay = int32(t.Get("cg_errorDecay").Int())
-	c.ShowMiss = t.Get("cg_showmiss").Int()
-	if c.ShowMiss > 0 && c.Logf == nil {
-		c.Logf = logf
+		Name:            c.Name,
+		Rate:            c.Rate,
+		Snaps:           c.Snaps,
+		MaxPackets:      c.MaxPackets,
+		PacketDup:       c.PacketDup,
+		NoPacketDup:     c.PacketDup == 0,
+		TimeNudge:       c.TimeNudge,
+		AutoNudge:       c.AutoNudge,
+		NoDelta:         c.NoDelta,
+		Timeout:         time.Duration(c.Timeout) * time.Second,
+		ConnectTries:    c.ConnectTries,
+		PacketDelay:     time.Duration(c.PacketDelay) * time.Millisecond,
+		PacketJitter:    time.Duration(c.PacketJitter) * time.Millisecond,
+		PacketLoss:      finite(c.PacketLoss),
+		PacketDuplicate: finite(c.PacketDuplicate),
+		PacketReorder:   finite(c.PacketReorder),
+		PacketBurst:     finite(c.PacketBurst),
+		NoDownload:      !c.AllowDownload,
+		MaxDownloadSize: c.MaxDownloadSize,
+		ShowPackets:     c.ShowPackets,
+		ShowNet:         c.ShowNet,
 	}
 }
 

@@ -9,22 +9,14 @@ import (
 	"tremor/net/cmdargs"
 )
 
-// DemoCvars declares the demo cvars: cl_autoRecordDemo.
-func DemoCvars() []console.Decl {
-	return []console.Decl{
-		{Name: "cl_autoRecordDemo", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-			Help: "record a demo of every level, named by date and map"},
-	}
-}
-
 // DemoDir returns where demos live in the data directory dataDir:
 // dataDir/demos.
 func DemoDir(dataDir string) string { return filepath.Join(dataDir, "demos") }
 
 // AddRecordCommands registers record and stoprecord on t, acting on the
-// client get returns (nil: none), with demos in DemoDir(dataDir); and,
-// if cl_autoRecordDemo is registered on t (DemoCvars), applies its
-// changes. The program also calls ApplyDemoCvars on each client it makes.
+// client get returns (nil: none), with demos in DemoDir(dataDir). The
+// program gives each client it makes the value of its
+// cl_autoRecordDemo, and every change of it (SetAutoRecordDemo).
 //
 //	record [NAME]   start recording (a name by date and map without NAME)
 //	stoprecord      end it
@@ -56,20 +48,6 @@ func AddRecordCommands(t *console.Table, dataDir string, get func() *Client) {
 		}
 		t.Printf("stopped recording %s: %d messages, %d key frames, %d bytes\n", info.Name, info.Messages, info.KeyFrames, info.Bytes)
 	})
-	if cv := t.Get("cl_autoRecordDemo"); cv != nil {
-		cv.OnChange(func(*console.Cvar) {
-			if c := get(); c != nil {
-				ApplyDemoCvars(c, t, dataDir)
-			}
-		})
-	}
-}
-
-// ApplyDemoCvars gives c the value of cl_autoRecordDemo, when t has it.
-func ApplyDemoCvars(c *Client, t *console.Table, dataDir string) {
-	if cv := t.Get("cl_autoRecordDemo"); cv != nil {
-		c.SetAutoRecordDemo(cv.Bool(), DemoDir(dataDir))
-	}
 }
 
 // AddPlaybackCommands registers the playback controls on t, acting on

@@ -68,7 +68,6 @@ func TestRecordTo(t *testing.T) {
 	}
 	c.playback = false // a live client for the recorder
 	tab := console.NewTable()
-	tab.Register(DemoCvars()...)
 	var out bytes.Buffer
 	tab.SetOutput(&out)
 	AddRecordCommands(tab, dir, func() *Client { return c })
@@ -98,9 +97,9 @@ func TestRecordTo(t *testing.T) {
 	}
 	q.Close()
 
-	tab.ExecuteString("set cl_autoRecordDemo 1")
+	c.SetAutoRecordDemo(true, DemoDir(dir))
 	if !c.autoRecordDemo || c.demoDir != DemoDir(dir) {
-		t.Error("cl_autoRecordDemo not applied")
+		t.Error("auto-recording not set")
 	}
 	if _, err := os.Stat(DemoDir(dir)); err != nil {
 		t.Error(err)

@@ -100,10 +100,11 @@ type Config struct {
 	MaxEntries int
 	// Store keeps the favourites; nil keeps them for this run only.
 	Store Store
-	// Table, if set, is read at each refresh for the cvars of [Cvars]
-	// (cl_master1-5, cl_lanPort, cl_lanPorts, cl_browserRate): those
-	// the table holds override the fields above.
-	Table *console.Table
+	// Cvars, if set, are read at each refresh: the cvars bound to them
+	// (cl_master1-5, cl_lanPort, cl_lanPorts, cl_browserRate, see
+	// [BindCvars]) override the fields above. Read on the goroutine that
+	// calls Frame, which must be the one that sets the cvars.
+	Cvars *Cvars
 	// Clock stamps each answer's arrival, for pings; nil is time.Now. It
 	// is called from the socket readers' goroutines.
 	Clock func() time.Time
@@ -120,17 +121,31 @@ type Config struct {
 // ctx is done.
 type LookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
 
-// Cvars are the browser's cvars, for the program to declare; Config.Table
-// reads them at each refresh.
-var Cvars = []console.Decl{
-	{Name: "cl_master1", Flags: console.Archive, Help: "master server the Internet tab asks (host[:port], port 27950 by default)"},
-	{Name: "cl_master2", Flags: console.Archive, Help: "second master server"},
-	{Name: "cl_master3", Flags: console.Archive, Help: "third master server"},
-	{Name: "cl_master4", Flags: console.Archive, Help: "fourth master server"},
-	{Name: "cl_master5", Flags: console.Archive, Help: "fifth master server"},
-	{Name: "cl_lanPort", Default: strconv.Itoa(DefaultLANPort), Flags: console.Archive, Min: 1, Max: 65535, Help: "first UDP port the LAN tab queries"},
-	{Name: "cl_lanPorts", Default: strconv.Itoa(DefaultLANPorts), Flags: console.Archive, Min: 1, Max: MaxLANPorts, Help: "how many ports, from cl_lanPort, the LAN tab queries"},
-	{Name: "cl_browserRate", Default: strconv.Itoa(DefaultPacketsPerSecond), Flags: console.Archive, Min: 5, Max: 100, Help: "most packets a second the server browser sends"},
+// Cvars are the browser's settings as its cvars hold them, each field
+// bound to its cvar, named in its comment, by BindCvars.
+type Cvars struct {
+	Masters  [MaxMasters]string // cl_master1 ... cl_master5
+	LANPort  int                // cl_lanPort
+	LANPorts int                // cl_lanPorts
+	Rate     int                // cl_browserRate: packets a second
+}
+
+// BindCvars binds the browser's cvars to the fields of c: the one list of
+// them, with their defaults, ranges, flags and help. The program gives
+// c to the browser (Config.Cvars), which reads it at each refresh.
+func BindCvars(v *console.Vars, c *Cvars) {
+	const a = console.Archive
+	ordinal := [MaxMasters]string{"", "second ", "third ", "fourth ", "fifth "}
+	for i := range c.Masters {
+		help := ordinal[i] + "master server the Internet tab asks"
+		if i == 0 {
+			help += " (host[:port], port 27950 by default)"
+		}
+		v.StringVar(&c.Masters[i], "cl_master"+strconv.Itoa(i+1), "", a, help)
+	}
+	v.IntVar(&c.LANPort, "cl_lanPort", DefaultLANPort, 1, 65535, a, "first UDP port the LAN tab queries")
+	v.IntVar(&c.LANPorts, "cl_lanPorts", DefaultLANPorts, 1, MaxLANPorts, a, "how many ports, from cl_lanPort, the LAN tab queries")
+	v.IntVar(&c.Rate, "cl_browserRate", DefaultPacketsPerSecond, 5, 100, a, "most packets a second the server browser sends")
 }
 
 // withDefaults returns c with its zero fields set.
@@ -170,33 +185,18 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// readCvars overrides c's fields with the cvars t holds.
-func (c Config) readCvars(t *console.Table) Config {
-	if t == nil {
+// readCvars overrides c's fields with the cvars' values cv holds.
+func (c Config) readCvars(cv *Cvars) Config {
+	if cv == nil {
 		return c
 	}
-	var masters []string
-	found := false
-	for i := 1; i <= MaxMasters; i++ {
-		if cv := t.Get("cl_master" + strconv.Itoa(i)); cv != nil {
-			found = true
-			if v := cv.Value(); v != "" {
-				masters = append(masters, v)
-			}
+	c.Masters = nil
+	for _, m := range cv.Masters {
+		if m != "" {
+			c.Masters = append(c.Masters, m)
 		}
 	}
-	if found {
-		c.Masters = masters
-	}
-	if cv := t.Get("cl_lanPort"); cv != nil {
-		c.LANPort = cv.Int()
-	}
-	if cv := t.Get("cl_lanPorts"); cv != nil {
-		c.LANPorts = cv.Int()
-	}
-	if cv := t.Get("cl_browserRate"); cv != nil {
-		c.PacketsPerSecond = cv.Int()
-	}
+	c.LANPort, c.LANPorts, c.PacketsPerSecond = cv.LANPort, cv.LANPorts, cv.Rate
 	return c.withDefaults()
 }
 
@@ -425,8 +425,8 @@ func (b *Browser) Frame(now time.Time) {
 
 // start begins a refresh of src.
 func (b *Browser) start(src Source, now time.Time) {
-	if b.cfg.Table != nil {
-		b.cfg = b.cfg.readCvars(b.cfg.Table)
+	if b.cfg.Cvars != nil {
+		b.cfg = b.cfg.readCvars(b.cfg.Cvars)
 		b.pace.init(b.cfg.PacketsPerSecond)
 	}
 	b.gen[src]++

@@ -441,8 +441,9 @@ func TestInternet(t *testing.T) {
 
 func TestInternetNoMaster(t *testing.T) {
 	tab := console.NewTable()
-	tab.Register(Cvars...)
-	r := newRig(t, Config{Masters: []string{"10.1.1.1"}, Table: tab})
+	var cv Cvars
+	BindCvars(tab.Bind(nil), &cv)
+	r := newRig(t, Config{Masters: []string{"10.1.1.1"}, Cvars: &cv})
 	r.b.Refresh(Internet)
 	r.frame()
 	if st := r.b.Status(Internet); st.Refreshing || !strings.Contains(st.Note, "cl_master1") || r.conn.count() != 0 {

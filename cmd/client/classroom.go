@@ -123,7 +123,7 @@ func (g *game) classroomUpdate(began time.Time) error {
 func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) {
 	c := g.cls
 	x, y := ebiten.CursorPosition()
-	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, UIScale: g.uiscale.Float()})
+	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, UIScale: g.cv.UIScale})
 	// The console and the menu as drawOverlays draws them, without the
 	// notify lines: the panes' text is where they would go.
 	if g.con.Active() {

@@ -42,11 +42,11 @@ func (c *config) Save(kv map[string]string) error {
 	return c.m.Save(configObject, cvarsProp, console.EncodeConfig(kv))
 }
 
-// openConfig opens the data directory (fs_homepath, or the platform's)
-// and loads the archived cvars into t. A failure is printed and the
-// client runs without saving: nil.
-func openConfig(t *console.Table, stderr io.Writer) *config {
-	m, err := userdata.Open("tremor", t.Get("fs_homepath").Value())
+// openConfig opens the data directory (home, fs_homepath's value, or the
+// platform's when empty) and loads the archived cvars into t. A failure
+// is printed and the client runs without saving: nil.
+func openConfig(t *console.Table, home string, stderr io.Writer) *config {
+	m, err := userdata.Open("tremor", home)
 	if err != nil {
 		fmt.Fprintf(stderr, "client: settings will not be saved: %v\n", err)
 		return nil

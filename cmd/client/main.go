@@ -50,11 +50,11 @@ import (
 	"tremor/cmd/client/internal/input"
 	"tremor/cmd/client/internal/route"
 	"tremor/cmd/client/internal/session"
+	"tremor/cmd/client/internal/settings"
 	"tremor/common/console"
 	lagdraw "tremor/lagometer/draw"
 	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
-	"tremor/server"
 	"tremor/ui/draw"
 	"tremor/ui/keys"
 	"tremor/ui/menu"
@@ -81,9 +81,8 @@ func run(args []string, stderr io.Writer) int {
 	out := io.MultiWriter(stderr, sb)
 	t.SetOutput(out)
 	t.SetFS(execFS())
-	t.Register(session.Cvars...)
-	t.Register(netCvars...)
-	server.DeclareCvars(t) // the embedded server binds them at map
+	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), sb: sb}
+	g.declareCvars() // the window's table (cvars.go)
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
 	// says where the saved settings are, so it goes first.
@@ -92,48 +91,32 @@ func run(args []string, stderr io.Writer) int {
 			t.ExecuteCommandLine([]string{l})
 		}
 	}
-	cfg := openConfig(t, stderr)
+	cfg := openConfig(t, g.cv.HomePath, stderr)
 	t.ExecuteCommandLine(early)
 	warnNoGLXInfo(t.Printf)
 
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), cfg: cfg, sb: sb}
+	g.cfg = cfg
 	g.sess = session.New(t, out, binary.LittleEndian.Uint64(b[:])|1)
+	sc := g.sess.Config()
+	g.sess.OnMaxFPS(func() { g.setMaxFPS(sc.Client.MaxFPS) })
 	if cfg != nil {
 		g.sess.SetDataDir(cfg.m.Dir())
 	}
-	// The local server looks for the player's own maps in the client's
-	// map folder, unless the command line says otherwise. Downloads are
-	// kept apart in its downloads folder, which the server never reads:
-	// a server's map never replaces a built-in or the player's own.
-	if v := t.Get("sv_mapdir"); v != nil && v.Value() == v.Default() {
-		if dir, ok := localMapDir(cfg); ok {
-			if err := t.Set("sv_mapdir", dir); err != nil {
-				fmt.Fprintf(stderr, "client: %v\n", err)
-			}
-		}
-	}
+	g.useLocalMapDir()
 	g.follow = followRecorder
 	g.in.AddCommands(t)
 	g.binds = keys.NewBinds(t)
 	g.binds.SetDefaults()
 	g.km = newKeymap()
-	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor}
+	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor, LastServer: &g.cv.LastServer}
 	g.openNetwork(&mcfg)
 	g.menu = menu.New(t, mcfg)
 	g.con = route.NewConsole(t, sb)
 	g.chat = route.NewChat(t)
 	g.router = g.newRouter()
-	g.lagometer = t.Get("cg_lagometer")
-	g.netgraph = t.Get("cg_netgraph")
 	g.ovl = draw.NewOverlays()
-	g.showSnapBox = t.Get("cg_showSnapBox")
-	g.showGhosts = t.Get("cg_showGhosts")
-	g.showInterp = t.Get("cg_showInterp")
-	g.showFieldBits = t.Get("cg_showFieldBits")
-	g.rscale = t.Get("r_scale")
-	g.uiscale = t.Get("ui_scale")
 	g.scaler = frametime.NewScaler()
 	g.stats.CPUTime = frametime.ProcessCPU
 	g.addCommands()
@@ -141,15 +124,14 @@ func run(args []string, stderr io.Writer) int {
 	g.addClassroomCommands()
 	g.addCompleters()
 	g.loadSaved()
-	if t.Get("s_initsound").Bool() {
-		g.snd = sound.New(sound.Options{Volume: t.Get("s_volume").Float()})
+	if g.cv.InitSound {
+		g.snd = sound.New(sound.Options{Volume: g.cv.Volume})
 	}
-	g.watchCvars()
-	if v := t.Get("journal"); v != nil && v.Int() == 2 {
+	if sc.Journal == 2 {
 		// A journal replays instead of the command line's game
 		// (docs/journal.md).
 		rest, showMenu = nil, false
-		if err := g.sess.PlayJournal(t.Get("journal_file").Value()); err != nil {
+		if err := g.sess.PlayJournal(sc.JournalFile); err != nil {
 			fmt.Fprintf(stderr, "client: %v\n", err)
 		}
 	}
@@ -164,9 +146,9 @@ func run(args []string, stderr io.Writer) int {
 	ebiten.SetWindowTitle("Tremor")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	g.setMaxFPS(t.Get("com_maxfps").Int())
-	ebiten.SetVsyncEnabled(t.Get("r_vsync").Bool())
-	ebiten.SetFullscreen(t.Get("r_fullscreen").Bool())
+	g.setMaxFPS(sc.Client.MaxFPS)
+	ebiten.SetVsyncEnabled(g.cv.VSync)
+	ebiten.SetFullscreen(g.cv.Fullscreen)
 	ebiten.SetCursorShape(ebiten.CursorShapeCrosshair)
 	// Every frame paints the whole screen (the sky or a fill first), so
 	// Ebitengine's own clear would be a full-screen pass for nothing: a
@@ -201,13 +183,11 @@ type game struct {
 	br    *browser.Browser // the server browser; nil if it has no socket
 	snd   *sound.Player    // nil: silent
 
-	lagometer *console.Cvar // cg_lagometer
-	netgraph  *console.Cvar // cg_netgraph
-	ng        draw.NetGraph
+	cv settings.Window // the window's cvars (cvars.go)
+	ng draw.NetGraph
 
-	ovl                                                *draw.Overlays
-	showSnapBox, showGhosts, showInterp, showFieldBits *console.Cvar
-	unlag                                              draw.Unlagged // cg_showUnlagged's labels
+	ovl   *draw.Overlays
+	unlag draw.Unlagged // cg_showUnlagged's labels
 
 	// The drop-down console and the chat field (messagemode), and who
 	// has the keyboard (keyboard.go).
@@ -236,8 +216,6 @@ type game struct {
 	follow     int32     // the demo camera: followRecorder, followFree or a client number
 	freeCam    [2]float64
 	scaler     *frametime.Scaler
-	rscale     *console.Cvar // r_scale
-	uiscale    *console.Cvar // ui_scale
 	updateTook time.Duration
 
 	maxFPS int             // com_maxfps
@@ -312,7 +290,7 @@ func (g *game) addCommands() {
 			return
 		}
 		s := g.stats.Summarize(time.Second / 60)
-		t.Printf("framestats: %v\n  render scale %.3g (r_scale %s)\n", s, g.r.RenderScale(), g.rscale.Value())
+		t.Printf("framestats: %v\n  render scale %.3g (r_scale %g)\n", s, g.r.RenderScale(), g.cv.RScale)
 	})
 	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*cmdargs.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*cmdargs.Args) { g.quit = true })
@@ -338,30 +316,6 @@ func (g *game) addCompleters() {
 	p.SetArgCompleter("map", byPrefix(arenas.Names()))
 	p.SetArgCompleter("bind", byPrefix(keys.Names()))
 	p.SetArgCompleter("unbind", byPrefix(keys.Names()))
-}
-
-// watchCvars makes the display cvars take effect at once.
-func (g *game) watchCvars() {
-	t := g.t
-	for _, d := range session.Cvars {
-		switch d.Name {
-		case "com_maxfps":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.setMaxFPS(c.Int()) })
-		case "r_vsync":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetVsyncEnabled(c.Bool()) })
-		case "r_fullscreen":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { ebiten.SetFullscreen(c.Bool()) })
-		case "con_notifytime":
-			g.sb.SetNotifyTime(int64(t.Get(d.Name).Float() * 1000))
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.sb.SetNotifyTime(int64(c.Float() * 1000)) })
-		case "s_volume":
-			t.Get(d.Name).OnChange(func(c *console.Cvar) { g.snd.SetVolume(c.Float()) })
-		case "cl_nopredict", "cg_errorDecay", "cg_showmiss", "fs_homepath", "net_ip", "net_port", "s_initsound", "cg_lagometer", "cg_netgraph", "r_scale", "ui_scale",
-			"cg_showSnapBox", "cg_showGhosts", "cg_showInterp", "cg_showFieldBits", "cg_showUnlagged":
-		default:
-			t.Get(d.Name).OnChange(func(*console.Cvar) { g.sess.ApplyConfig() })
-		}
-	}
 }
 
 // Update runs one client frame: keys, console, engine, cgame (Com_Frame).
@@ -474,7 +428,7 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	f.Follow = false
-	f.UIScale = g.uiscale.Float()
+	f.UIScale = g.cv.UIScale
 	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
 	f.LocalServer = g.sess.Server() != nil
 	if f.Playback && cg != nil {
@@ -487,16 +441,16 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	if st, ok := g.sess.Replay(); ok {
 		g.r.DrawReplayBanner(screen, filepath.Base(st.Path), st.Frames, st.Done, st.Err)
 	}
-	if c := g.sess.Client(); c != nil && g.netgraph.Bool() && !f.Intermission {
+	if c := g.sess.Client(); c != nil && g.cv.NetGraph && !f.Intermission {
 		g.ng.Sample(c.NetGraph(), g.now)
 		g.r.DrawNetGraph(screen, &g.ng)
 	}
-	if cg != nil && g.lagometer.Bool() && !f.Intermission {
+	if cg != nil && g.cv.Lagometer && !f.Intermission {
 		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
 		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
 	}
 	g.drawTeaching(screen, cg, f.Intermission)
-	if cg != nil && !f.Intermission && g.t.Get("cg_showUnlagged").Bool() {
+	if cg != nil && !f.Intermission && g.cv.ShowUnlagged {
 		g.r.DrawUnlagged(screen, cg, g.ovl, &g.unlag)
 	}
 	g.snd.PlayCues(g.r.TakeCues())
@@ -509,7 +463,7 @@ func (g *game) drawFrame(screen *ebiten.Image) {
 	if !g.last.IsZero() {
 		interval := began.Sub(g.last)
 		g.stats.Add(interval, g.updateTook, time.Since(began))
-		if s := g.rscale.Float(); s > 0 {
+		if s := g.cv.RScale; s > 0 {
 			g.r.SetRenderScale(s)
 		} else {
 			g.scaler.Frame(interval, time.Second/time.Duration(max(1, g.maxFPS)))

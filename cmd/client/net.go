@@ -8,7 +8,6 @@ import (
 	"io/fs"
 
 	"tremor/client/browser"
-	"tremor/common/console"
 	"tremor/net/cmdargs"
 	"tremor/ui/menu"
 )
@@ -17,13 +16,10 @@ import (
 // (net_js.go, docs/web.md): joining a server (connect, the menu's Join)
 // and the server browser (Find servers, its cvars and favourites).
 
-// netCvars are the server browser's cvars.
-var netCvars = browser.Cvars
-
 // openNetwork opens the server browser and gives it to the menu's
 // config, unless it has no socket.
 func (g *game) openNetwork(mcfg *menu.Config) {
-	if g.br = openBrowser(g.t, g.cfg, g.stderr); g.br != nil {
+	if g.br = openBrowser(&g.cv.Net, g.cfg, g.stderr); g.br != nil {
 		mcfg.Browser = g.br // an interface: never a nil *browser.Browser
 	}
 }
@@ -63,8 +59,8 @@ func (f favorites) Save(text []byte) error { return f.c.m.Save(configObject, fav
 // openBrowser opens the server browser, its favourites saved with the
 // settings (kept for this run only when cfg is nil). Without a socket it
 // prints why and returns nil: the menu then has no Find servers page.
-func openBrowser(t *console.Table, cfg *config, stderr io.Writer) *browser.Browser {
-	bc := browser.Config{Table: t}
+func openBrowser(cv *browser.Cvars, cfg *config, stderr io.Writer) *browser.Browser {
+	bc := browser.Config{Cvars: cv}
 	if cfg != nil {
 		bc.Store = favorites{cfg}
 	}

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"tremor/common/console"
 	"tremor/ui/menu"
 )
 
 // The browser build opens no sockets (docs/web.md): it has no connect
 // command, no Join page and no server browser; it plays on the local
 // server over the loopback netchan. net.go has the rest.
-
-// netCvars: none.
-var netCvars []console.Decl
 
 // openNetwork leaves the menu without a server browser.
 func (g *game) openNetwork(*menu.Config) {}

@@ -41,7 +41,7 @@ func (g *game) drawOverlays(screen *ebiten.Image, dt float64) {
 // drawTeaching draws the teaching overlays that are switched on
 // (cg_showSnapBox, cg_showGhosts, cg_showInterp, cg_showFieldBits).
 func (g *game) drawTeaching(screen *ebiten.Image, cg *cgame.CGame, intermission bool) {
-	snap, ghosts, interp, fields := g.showSnapBox.Bool(), g.showGhosts.Bool(), g.showInterp.Bool(), g.showFieldBits.Bool()
+	snap, ghosts, interp, fields := g.cv.ShowSnapBox, g.cv.ShowGhosts, g.cv.ShowInterp, g.cv.ShowFieldBits
 	if !snap && !ghosts && !interp && !fields {
 		return
 	}

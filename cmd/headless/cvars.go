@@ -9,24 +9,37 @@ import (
 	"tremor/common/console"
 )
 
-// cvars are the headless client's cvars: the client engine's and
-// prediction's (client.Cvars, shared with the window) and the bots'.
-var cvars = append(client.Cvars("Headless"), console.Decl{
-	Name: "cl_botSkill", Default: "3", Flags: console.Integral, Min: 1, Max: 5,
-	Help: "skill of the bot that plays each client"})
+// settings are the headless client's cvars, each bound to its field by
+// bindCvars.
+type settings struct {
+	client   client.Cvars // the client engine's and prediction's (client.BindCvars)
+	botSkill int          // cl_botSkill
+	mapDir   string       // -mapdir: not a cvar
+}
 
-// clientConfig reads the engine's settings from the cvars, with mapDir
-// the clients' map directory (-mapdir); the runner gives each client its
+// bindCvars binds the headless client's cvars in t: the client engine's
+// and prediction's (client.BindCvars, shared with the window) and the
+// bots'. A change of an engine cvar runs onEngine; the others (name,
+// com_maxfps, prediction's and cl_botSkill) are read once, at start.
+func bindCvars(t *console.Table, s *settings, onEngine func()) {
+	v := t.Bind(nil)
+	client.BindCvars(v, &s.client, "Headless", client.CvarHooks{Engine: onEngine})
+	v.IntVar(&s.botSkill, "cl_botSkill", 3, 1, 5, 0, "skill of the bot that plays each client")
+}
+
+// clientConfig returns the engine's settings the cvars hold, with the
+// clients' map directory (-mapdir); the runner gives each client its
 // own name (the name cvar is the prefix) and seed.
-func clientConfig(t *console.Table, mapDir string) client.Config {
-	c := client.ConfigFromCvars(t)
-	c.MapDir = mapDir
+func (s *settings) clientConfig() client.Config {
+	c := s.client.Config()
+	c.MapDir = s.mapDir
 	return c
 }
 
-// cgameConfig reads prediction's settings from the cvars.
-func cgameConfig(t *console.Table, stderr io.Writer) cgame.Config {
-	c := cgame.DefaultConfig()
-	client.CGameConfigFromCvars(&c, t, func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) })
+// cgameConfig returns a copy of prediction's settings: the clients run
+// on goroutines of their own.
+func (s *settings) cgameConfig(stderr io.Writer) cgame.Config {
+	c := s.client.CGame
+	c.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	return c
 }

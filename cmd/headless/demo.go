@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"tremor/cgame"
 	"tremor/client"
-	"tremor/common/console"
 	"tremor/common/demo"
 )
 
@@ -39,8 +39,7 @@ func demoFile(name string) string {
 
 // runTimeDemo plays a demo as fast as possible through the client
 // engine and cgame and prints Quake III's timedemo line.
-func runTimeDemo(name string, step time.Duration, t *console.Table, stdout, stderr io.Writer) int {
-	cg := cgameConfig(t, stderr)
+func runTimeDemo(name string, step time.Duration, cg cgame.Config, stdout, stderr io.Writer) int {
 	p, err := client.OpenDemo(demoFile(name), client.PlaybackConfig{CGame: &cg})
 	if err != nil {
 		fmt.Fprintf(stderr, "headless: timedemo: %v\n", err)

@@ -46,7 +46,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -95,7 +94,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t := console.NewTable()
 	t.SetOutput(stderr)
 	t.SetFS(os.DirFS("."))
-	t.Register(cvars...)
+	// r is made once the command line has run; from then on a change of
+	// an engine cvar reaches every client at its next frame.
+	var r *headless.Runner
+	st := settings{mapDir: *mapDir}
+	bindCvars(t, &st, func() {
+		if r != nil {
+			r.SetClientConfig(st.clientConfig())
+		}
+	})
 	var server string
 	t.AddCommand("connect", "choose the server: connect HOST[:PORT]", func(a *cmdargs.Args) { server = a.Argv(1) })
 	t.AddCommand("record", "record each client's demo: record NAME", func(a *cmdargs.Args) { *record = a.Argv(1) })
@@ -107,7 +114,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch {
 	case *timedemo != "":
-		return runTimeDemo(*timedemo, *timedemoStep, t, stdout, stderr)
+		return runTimeDemo(*timedemo, *timedemoStep, st.cgameConfig(stderr), stdout, stderr)
 	case *demoInfo != "":
 		return runDemoInfo(*demoInfo, stdout, stderr)
 	case *demoDump != "":
@@ -134,30 +141,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		defer f.Close()
 		logw = f
 	}
-	cgcfg := cgameConfig(t, stderr)
-	r := headless.New(headless.Config{
+	cgcfg := st.cgameConfig(stderr)
+	r = headless.New(headless.Config{
 		Server:     addr,
 		Clients:    *clients,
 		Duration:   *duration,
 		ChatEvery:  *chatEvery,
-		FPS:        t.Get("com_maxfps").Int(),
-		Client:     clientConfig(t, *mapDir),
+		FPS:        st.client.MaxFPS,
+		Client:     st.clientConfig(),
 		CGame:      &cgcfg,
-		BotSkill:   t.Get("cl_botSkill").Int(),
-		NamePrefix: t.Get("name").Value(),
+		BotSkill:   st.botSkill,
+		NamePrefix: st.client.Name,
 		Seed:       *seed,
 		Log:        logw,
 		Console:    stderr, // diagnostics and download progress
 		Record:     recorder(*record, *clients),
 	})
-	// Live changes: a client cvar set on the console reaches every client
-	// at its next frame.
-	for _, d := range cvars {
-		if d.Name == "com_maxfps" || d.Name == "name" || d.Name == "cl_botSkill" || strings.HasPrefix(d.Name, "cg_") || d.Name == "cl_nopredict" {
-			continue // read once at start
-		}
-		t.Get(d.Name).OnChange(func(*console.Cvar) { r.SetClientConfig(clientConfig(t, *mapDir)) })
-	}
 	go readConsole(ctx, t, stdin)
 
 	rep, err := r.Run(ctx)

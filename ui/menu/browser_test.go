@@ -70,7 +70,7 @@ func newBrowserRig(tb testing.TB) (*rig, *fakeBrowser) {
 	r := newRig(tb, console.Decl{Name: "cl_lastServer"})
 	f := &fakeBrowser{}
 	f.set(browser.LAN, lanServers...)
-	r.m = New(r.t, Config{Maps: testMaps, Browser: f})
+	r.m = New(r.t, Config{Maps: testMaps, Browser: f, LastServer: r.last})
 	return r, f
 }
 

@@ -7,11 +7,12 @@
 // can also be typed at the console or scripted with +commands. It is Quake
 // III's ui module (ui_main.c, ui_shared.c) reduced to what Tremor needs.
 //
-// The model reads every value it shows from its cvar at each
-// [Model.Layout], so a change made at the console shows at once. Items
-// bound to a cvar the table does not hold (s_volume, r_fullscreen,
-// cl_lastServer before the program declares them) are hidden, not
-// invented.
+// The settings page is a cvar editor, as the console's set is: each item
+// names its cvar, and the model reads the value it shows from that cvar
+// at each [Model.Layout], so a change made at the console shows at once.
+// Items naming a cvar the table does not hold (s_volume, r_fullscreen
+// before the program declares them) are hidden, not invented. The Join
+// page starts from cl_lastServer's bound field (Config.LastServer).
 //
 // # Layout
 //

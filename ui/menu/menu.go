@@ -117,6 +117,10 @@ type Config struct {
 	// Browser is the server browser the "Find servers" page shows (a
 	// *browser.Browser the program drives); nil hides that page.
 	Browser Browser
+	// LastServer is the field bound to cl_lastServer, the address last
+	// joined from the menu: the Join page starts with it, and joining
+	// sets the cvar. nil: the program has no such cvar.
+	LastServer *string
 }
 
 // Model is the menu's state. The zero value is not usable: call New.
@@ -572,10 +576,8 @@ func (m *Model) push(id PageID) {
 	m.stack = append(m.stack, id)
 	p := m.cur()
 	p.sel, p.first = 0, 0
-	if id == PageJoin && m.addr == "" {
-		if c := m.t.Get("cl_lastServer"); c != nil {
-			m.addr = c.Value()
-		}
+	if id == PageJoin && m.addr == "" && m.cfg.LastServer != nil {
+		m.addr = *m.cfg.LastServer
 	}
 	m.refresh()
 }
@@ -853,8 +855,8 @@ func (m *Model) connectTo(addr string) {
 		m.msg = "bad address"
 		return
 	}
-	if c := m.t.Get("cl_lastServer"); c != nil {
-		_ = m.t.Set(c.Name(), addr)
+	if m.cfg.LastServer != nil {
+		_ = m.t.Set("cl_lastServer", addr)
 	}
 	m.t.Append("connect " + tok)
 	m.Close()

@@ -20,15 +20,26 @@ type rig struct {
 	m    *Model
 	ran  []string // commands run, arguments joined by "|"
 	keys map[string][]string
+	cv   client.Cvars
+	last *string // bound to cl_lastServer when an extra declares it
 }
 
+// newRig makes the rig; an extra declaration of cl_lastServer is bound
+// to r.last, as the window binds it, and given to the menu.
 func newRig(tb testing.TB, extra ...console.Decl) *rig {
 	tb.Helper()
 	r := &rig{t: console.NewTable(), keys: map[string][]string{}}
 	r.t.SetOutput(io.Discard)
-	r.t.Register(client.Cvars("Player")...)
+	client.BindCvars(r.t.Bind(nil), &r.cv, "Player", client.CvarHooks{})
 	r.t.Register(console.Decl{Name: "r_vsync", Default: "1", Flags: console.Integral, Min: 0, Max: 1})
-	r.t.Register(extra...)
+	for _, d := range extra {
+		if d.Name == "cl_lastServer" {
+			r.last = new(string)
+			r.t.Bind(nil).StringVar(r.last, d.Name, d.Default, 0, "")
+			continue
+		}
+		r.t.Register(d)
+	}
 	for _, name := range []string{"killserver", "map", "addbot", "connect", "disconnect", "quit", "bind", "unbind"} {
 		r.t.AddCommand(name, "test", func(a *cmdargs.Args) {
 			argv := make([]string, a.Argc())
@@ -38,7 +49,7 @@ func newRig(tb testing.TB, extra ...console.Decl) *rig {
 			r.ran = append(r.ran, strings.Join(argv, "|"))
 		})
 	}
-	r.m = New(r.t, Config{Maps: testMaps, KeysFor: func(cmd string) []string { return r.keys[cmd] }})
+	r.m = New(r.t, Config{Maps: testMaps, KeysFor: func(cmd string) []string { return r.keys[cmd] }, LastServer: r.last})
 	return r
 }
 

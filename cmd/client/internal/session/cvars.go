@@ -1,69 +1,88 @@
 package session
 
 import (
-	"io"
+	"path/filepath"
 
-	"tremor/cgame"
 	"tremor/client"
 	"tremor/common/console"
+	"tremor/server"
 )
 
-// Cvars are the window client's cvars: the client engine's and
-// prediction's (client.Cvars, shared with the headless clients), the
-// demos' and the journal's, the local server's LAN port (those three not
-// in the browser build: fileCvars, lanCvars), the display's and the
-// sound's. All take effect at once. The embedded server's (fraglimit,
-// g_gametype, sv_fps...) are declared by server.DeclareCvars and bound to
-// the server while it runs.
-var Cvars = append(append(append(client.Cvars("Player"), fileCvars...), lanCvars...),
-	console.Decl{Name: "r_vsync", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-		Help: "wait for the display's vertical sync"},
-	console.Decl{Name: "r_scale", Default: "1", Flags: console.Archive, Min: 0, Max: 1,
-		Help: "share of the screen's width and height the world is drawn at (0.5: a quarter of the pixels; text stays sharp); 0 chooses it from the frame time"},
-	console.Decl{Name: "ui_scale", Default: "0", Flags: console.Archive, Min: 0, Max: 4,
-		Help: "size of the classroom view's text and switches and of the names and labels over the game (1: as at 1280x720, 1.5 half as big again); 0 picks it from the window: 1 at 1280x720, 1.5 at 1920x1080, 2 at 2560x1440"},
-	console.Decl{Name: "r_fullscreen", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-		Help: "fill the screen instead of a window (F11 toggles it)"},
-	console.Decl{Name: "s_volume", Default: "0.7", Flags: console.Archive, Min: 0, Max: 1,
-		Help: "sound volume, 0 (silent) to 1"},
-	console.Decl{Name: "s_initsound", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-		Help: "open the sound device at start (0: never, for machines whose audio hangs or fails)"},
-	console.Decl{Name: "cg_lagometer", Default: "1", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-		Help: "draw the lagometer: frames (blue interpolated, yellow extrapolated) over snapshots (green ping, yellow rate-delayed, red lost)"},
-	console.Decl{Name: "cg_netgraph", Default: "0", Flags: console.Archive | console.Integral, Min: 0, Max: 1,
-		Help: "draw the net graph: bytes and packets per second each way, ping, jitter, loss, snapshot rate, full snapshots, reliable commands pending"},
-	console.Decl{Name: "cg_showSnapBox", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "teaching overlay: the local player's box in the newest snapshot (cyan) beside the predicted one (yellow), the prediction's lead and the decaying error (red)"},
-	console.Decl{Name: "cg_showGhosts", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "teaching overlay: other players' snapshot positions as outlined ghosts, with the interpolation line they are drawn along"},
-	console.Decl{Name: "cg_showInterp", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "teaching overlay: the interpolation strip: snapshots received on a server-time line, the pair interpolated between, the render time, the time nudge and the extrapolation region"},
-	console.Decl{Name: "cg_showFieldBits", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "teaching overlay: bits per second of the costliest delta fields (player states and entities received, usercmds sent) over the last second"},
-	console.Decl{Name: "cg_showUnlagged", Default: "0", Flags: console.Integral, Min: 0, Max: 1,
-		Help: "teaching overlay: for a moment after each of your hits decided with lag compensation (g_unlagged), the box the server rewound the target to (yellow) beside where it really was (cyan)"},
-	console.Decl{Name: "cl_lastServer", Default: "", Flags: console.Archive,
-		Help: "the address last joined from the menu (its Join page starts with it)"},
-	console.Decl{Name: "con_notifytime", Default: "3", Flags: console.Archive, Min: 0, Max: 60,
-		Help: "seconds the newest console lines stay on screen with the console closed (0: none)"},
-	console.Decl{Name: "fs_homepath", Default: "", Flags: console.Init,
-		Help: "directory of the saved settings, binds and demos (empty: ~/.local/share/tremor); set on the command line"},
-)
+// Config holds the session's settings. Each field is a cvar, named in
+// its comment, bound to it by bindCvars: the one list of the session's
+// cvars. All take effect at once: a change runs what the list declares
+// beside it. The embedded server's cvars (fraglimit, g_gametype,
+// sv_fps...) are server.Config's, bound to the server while it runs; the
+// window's own (display, sound, overlays) are cmd/client's.
+type Config struct {
+	// Client holds the client engine's and prediction's cvars
+	// (client.BindCvars, shared with the headless clients). Its CGame is
+	// the cgame configuration every engine of the session runs: a change
+	// of cl_nopredict, cg_errorDecay or cg_showmiss reaches the running
+	// cgame at once.
+	Client client.Cvars
 
-// clientConfig reads the engine's settings from the cvars.
-func clientConfig(t *console.Table, seed uint64) client.Config {
-	c := client.ConfigFromCvars(t)
-	c.Seed = seed
-	// showpackets and cl_shownet print to the console.
-	c.Logf = func(format string, args ...any) { t.Printf(format+"\n", args...) }
-	return c
+	// Files (not in the browser build, which has none: files_js.go).
+	AutoRecordDemo bool   // cl_autoRecordDemo: record a demo of every level
+	Journal        int    // journal: 1 records, 2 replays JournalFile (docs/journal.md)
+	JournalFile    string // journal_file
+
+	// The local server's LAN port (not in the browser build: lan_js.go).
+	NetIP   string // net_ip: the address it listens on; empty: every address
+	NetPort int    // net_port: 0 any free port, -1 none
 }
 
-// cgameCvars are the cvars updateCGameConfig reads.
-var cgameCvars = [...]string{"cl_nopredict", "cg_errorDecay", "cg_showmiss"}
+// Cvars declares the session's cvars, unbound, from bindCvars: a program
+// registers them before its command line and saved settings run, and New
+// binds them, adopting their values, as server.DeclareCvars does for the
+// embedded server's.
+var Cvars = console.Declarations(func(v *console.Vars) { bindCvars(v, &Config{}, &Session{}) })
 
-// updateCGameConfig copies prediction's cvars (cgameCvars) into c; cgame
-// reads c at every frame.
-func updateCGameConfig(c *cgame.Config, t *console.Table, stderr io.Writer) {
-	client.CGameConfigFromCvars(c, t, func(format string, args ...any) { fmtLine(stderr, format, args...) })
+// bindCvars binds the session's cvars to the fields of c, each with what
+// its change does to s: the engine's reach the client engine
+// (ApplyConfig), prediction's are read by the cgame in place,
+// cl_autoRecordDemo reaches the engine, com_maxfps runs the window's
+// hook (OnMaxFPS); journal, journal_file, net_ip and net_port are read
+// when a game starts.
+func bindCvars(v *console.Vars, c *Config, s *Session) {
+	client.BindCvars(v, &c.Client, "Player", client.CvarHooks{
+		Engine: func() { s.ApplyConfig() },
+		MaxFPS: func() {
+			if s.onMaxFPS != nil {
+				s.onMaxFPS()
+			}
+		},
+	})
+	bindFileCvars(v, c, s)
+	bindLANCvars(v, c)
+}
+
+// declareServerCvars declares the embedded server's cvars in t unless
+// they are.
+func declareServerCvars(t *console.Table) {
+	if t.Get("sv_hostname") == nil {
+		server.DeclareCvars(t)
+	}
+}
+
+// Config returns the session's settings, which its cvars hold. They
+// belong to the goroutine that calls Frame and executes the table.
+func (s *Session) Config() *Config { return &s.cfg }
+
+// OnMaxFPS makes fn run whenever com_maxfps changes (the window's frame
+// pacing; the value is in Config().Client.MaxFPS).
+func (s *Session) OnMaxFPS(fn func()) { s.onMaxFPS = fn }
+
+// clientConfig returns the engine's settings: the cvars', the cgame the
+// engine runs, and the player's map folder.
+func (s *Session) clientConfig() client.Config {
+	c := s.cfg.Client.Config()
+	c.Seed = s.seed
+	// showpackets and cl_shownet print to the console.
+	c.Logf = func(format string, args ...any) { s.t.Printf(format+"\n", args...) }
+	c.CGame = &s.cfg.Client.CGame
+	if s.dataDir != "" {
+		c.MapDir = filepath.Join(s.dataDir, "maps") // the player's maps; downloads in its downloads folder (docs/download.md)
+	}
+	return c
 }

@@ -126,8 +126,8 @@ func (s *Session) Recording() string {
 func (s *Session) startRecording(st journal.Start) error {
 	dir := JournalDir(s.dataDir)
 	name := time.Now().Format("20060102-150405") + "-" + st.Map
-	if v := s.t.Get("journal_file"); v != nil && v.Value() != "" {
-		name = v.Value()
+	if s.cfg.JournalFile != "" {
+		name = s.cfg.JournalFile
 	}
 	path, err := JournalPath(dir, name)
 	if err != nil {

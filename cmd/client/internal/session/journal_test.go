@@ -14,12 +14,9 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/client/browser"
 	"tremor/common/console"
 	"tremor/common/journal"
-	"tremor/common/journal/journaltest"
 	"tremor/net/cmdargs"
-	"tremor/server"
 )
 
 // journalFrames is the length of the recorded session: 30 s of 16 ms
@@ -465,27 +462,5 @@ func TestPlayJournalCommand(t *testing.T) {
 	// replay is forgotten with it.
 	if st, ok := r.Replay(); ok {
 		t.Errorf("status after the journal left the game: %+v", st)
-	}
-}
-
-// TestJournalNoReplay: every cvar of the window client that belongs to
-// the machine it runs on (its folders, its ports, the masters, the
-// journal's own) is one a replay leaves alone, by the one list both
-// programs that replay use. The table is the one cmd/client's run
-// declares: the session's cvars, the browser's and the embedded
-// server's.
-func TestJournalNoReplay(t *testing.T) {
-	tbl := console.NewTable()
-	tbl.SetOutput(io.Discard)
-	tbl.Register(Cvars...)
-	tbl.Register(browser.Cvars...)
-	server.DeclareCvars(tbl)
-	if err := journaltest.CheckNoReplay(tbl.CvarNames()); err != nil {
-		t.Error(err)
-	}
-	for _, name := range []string{"fs_homepath", "net_port", "sv_mapdir", "sv_master1", "cl_master1", "journal_file"} {
-		if tbl.Get(name) == nil {
-			t.Errorf("the window client declares no %s: the check above saw no such cvar", name)
-		}
 	}
 }

@@ -14,12 +14,11 @@ import (
 	"tremor/net/netchan"
 )
 
-// lanCvars choose the local server's LAN port.
-var lanCvars = []console.Decl{
-	{Name: "net_ip", Default: "",
-		Help: "address the local server's LAN port listens on (empty: every address)"},
-	{Name: "net_port", Default: "27960", Flags: console.Integral, Min: -1, Max: 65535,
-		Help: "UDP port of the local server for LAN players (0: any free port, -1: none)"},
+// bindLANCvars binds the cvars of the local server's LAN port
+// (bindCvars' list); they are read when the server starts.
+func bindLANCvars(v *console.Vars, c *Config) {
+	v.StringVar(&c.NetIP, "net_ip", "", 0, "address the local server's LAN port listens on (empty: every address)")
+	v.IntVar(&c.NetPort, "net_port", 27960, -1, 65535, 0, "UDP port of the local server for LAN players (0: any free port, -1: none)")
 }
 
 // openLAN opens the local server's LAN port (net_ip, net_port) unless
@@ -28,11 +27,11 @@ var lanCvars = []console.Decl{
 // socket (package mux); and the socket's address. Without a socket it
 // returns local and no address.
 func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
-	port := s.t.Get("net_port").Int()
+	port := s.cfg.NetPort
 	if port < 0 {
 		return local, netip.AddrPort{}
 	}
-	udp, err := netchan.ListenUDP(net.JoinHostPort(s.t.Get("net_ip").Value(), strconv.Itoa(port)))
+	udp, err := netchan.ListenUDP(net.JoinHostPort(s.cfg.NetIP, strconv.Itoa(port)))
 	if err != nil {
 		fmt.Fprintf(s.stderr, "session: no LAN port, local play only: %v\n", err)
 		return local, netip.AddrPort{}

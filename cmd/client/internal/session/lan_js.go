@@ -7,9 +7,10 @@ import (
 	"tremor/net/netchan"
 )
 
-// lanCvars: none. The browser build opens no sockets (docs/web.md): its
-// local server has the window's own player, over the loopback, and bots.
-var lanCvars []console.Decl
+// bindLANCvars binds nothing. The browser build opens no sockets
+// (docs/web.md): its local server has the window's own player, over the
+// loopback, and bots.
+func bindLANCvars(*console.Vars, *Config) {}
 
 // openLAN returns local: in a browser the local server has no LAN port.
 func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {

@@ -21,7 +21,6 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -56,9 +55,12 @@ type Session struct {
 
 	jn journalState // the event journal recorded or replayed (journal.go)
 
-	c     *client.Client
-	pb    *client.Playback // a demo playing, instead of c
-	cgcfg cgame.Config     // the engines' cgame settings (client.Config.CGame)
+	c  *client.Client
+	pb *client.Playback // a demo playing, instead of c
+
+	cfg      Config        // the cvars' values (cvars.go)
+	vars     *console.Vars // their binding
+	onMaxFPS func()        // OnMaxFPS's
 
 	names     [bg.MaxClients]string
 	lastScore int32 // realtime of the last score request
@@ -84,7 +86,7 @@ func (s *Session) PlayDemo(path string) error {
 		path = p
 	}
 	s.Disconnect()
-	pb, err := client.OpenDemo(path, client.PlaybackConfig{Client: s.clientConfig(), CGame: &s.cgcfg})
+	pb, err := client.OpenDemo(path, client.PlaybackConfig{Client: s.clientConfig(), CGame: &s.cfg.Client.CGame})
 	if err != nil {
 		return fmt.Errorf("demo %s: %w", path, err)
 	}
@@ -112,27 +114,22 @@ func (s *Session) Engine() *client.Client {
 	return s.c
 }
 
-// New returns a session whose cvars are in t (registered from Cvars),
-// printing to stderr, where the window passes its console (standard
-// error and the scrollback, as t's output): cg_showmiss's lines, the
-// journal's and demos' messages, and the embedded server's log, each
-// line prefixed "server: "; seed makes the qport reproducible.
+// New returns a session whose cvars are in t, printing to stderr, where
+// the window passes its console (standard error and the scrollback, as
+// t's output): cg_showmiss's lines, the journal's and demos' messages,
+// and the embedded server's log, each line prefixed "server: "; seed
+// makes the qport reproducible.
 //
-// The embedded server's cvars are declared in t (server.DeclareCvars)
-// if they are not yet.
+// New binds the session's cvars (bindCvars), adopting the values of
+// those a program registered from Cvars, and declares the embedded
+// server's (server.DeclareCvars) if they are not yet. Close releases
+// them.
 func New(t *console.Table, stderr io.Writer, seed uint64) *Session {
-	if t.Get("sv_hostname") == nil {
-		server.DeclareCvars(t)
-	}
-	s := &Session{t: t, stderr: stderr, seed: seed, cgcfg: cgame.DefaultConfig()}
-	updateCGameConfig(&s.cgcfg, t, stderr)
-	// Prediction's cvars reach the cgame when they change, not by reading
-	// them every frame.
-	for _, name := range cgameCvars {
-		if c := t.Get(name); c != nil {
-			c.OnChange(func(*console.Cvar) { updateCGameConfig(&s.cgcfg, t, stderr) })
-		}
-	}
+	declareServerCvars(t)
+	s := &Session{t: t, stderr: stderr, seed: seed}
+	s.vars = t.Bind(nil)
+	bindCvars(s.vars, &s.cfg, s)
+	s.cfg.Client.CGame.Logf = func(format string, args ...any) { fmtLine(stderr, format, args...) }
 	return s
 }
 
@@ -151,7 +148,7 @@ func (s *Session) StartMap(name string) error {
 	a, b := netchan.NewLoopback()
 	conn, lan := s.openLAN(a)
 	var seed uint64 // the server draws its own, unless a journal records it
-	if v := s.t.Get("journal"); v != nil && v.Int() == 1 {
+	if s.cfg.Journal == 1 {
 		seed = s.seed*0x9e3779b97f4a7c15 | 1
 	}
 	return s.startServer(name, newPollConn(conn), b, lan, seed)
@@ -180,7 +177,7 @@ func (s *Session) startServer(name string, conn, clientConn netchan.Conn, lan ne
 	if s.pkt == nil {
 		s.pkt = make([]byte, netchan.MaxLoopbackPacket)
 	}
-	if v := s.t.Get("journal"); v != nil && v.Int() == 1 && seed != 0 && s.jn.rp == nil {
+	if s.cfg.Journal == 1 && seed != 0 && s.jn.rp == nil {
 		st := journal.Start{ClientSeed: s.seed, ServerSeed: seed, Map: name, ServerAddr: srv.Addr(), ClientAddr: clientConn.LocalAddr()}
 		if err := s.startRecording(st); err != nil {
 			fmtLine(s.stderr, "journal: not recording: %v", err)
@@ -227,7 +224,7 @@ func (s *Session) open(conn netchan.Conn, addr netip.AddrPort) {
 	}
 	s.c = client.New(conn, s.clientConfig())
 	s.setClientHooks()
-	client.ApplyDemoCvars(s.c, s.t, s.dataDir)
+	s.applyAutoRecord()
 	s.c.Connect(addr)
 }
 
@@ -238,15 +235,11 @@ func (s *Session) ApplyConfig() {
 	}
 }
 
-// clientConfig returns the engine's settings: the cvars', and the cgame
-// the engine runs.
-func (s *Session) clientConfig() client.Config {
-	cfg := clientConfig(s.t, s.seed)
-	cfg.CGame = &s.cgcfg
-	if s.dataDir != "" {
-		cfg.MapDir = filepath.Join(s.dataDir, "maps") // the player's maps; downloads in its downloads folder (docs/download.md)
+// applyAutoRecord gives the engine cl_autoRecordDemo's value.
+func (s *Session) applyAutoRecord() {
+	if s.c != nil {
+		s.c.SetAutoRecordDemo(s.cfg.AutoRecordDemo, client.DemoDir(s.dataDir))
 	}
-	return cfg
 }
 
 // Frame runs the engine, and with it the cgame, for one client frame.
@@ -382,8 +375,15 @@ func (s *Session) Disconnect() {
 	}
 }
 
-// Close disconnects and stops the embedded server.
-func (s *Session) Close() { s.Disconnect() }
+// Close disconnects, stops the embedded server and releases the
+// session's cvars, which stay in the table with their values.
+func (s *Session) Close() {
+	s.Disconnect()
+	if s.vars != nil {
+		s.vars.Unbind()
+		s.vars = nil
+	}
+}
 
 // fmtLine prints a line to w, its control characters but newlines
 // written as escapes (safetext.Text): a journal's or a demo's text came

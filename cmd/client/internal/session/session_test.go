@@ -153,9 +153,44 @@ func TestCGameCvars(t *testing.T) {
 			if err := tbl.Set(tc.name, tc.value); err != nil {
 				t.Fatal(err)
 			}
-			if !tc.check(&s.cgcfg) {
-				t.Errorf("%s %s: cgame config %+v", tc.name, tc.value, s.cgcfg)
+			if !tc.check(&s.cfg.Client.CGame) || s.clientConfig().CGame != &s.cfg.Client.CGame {
+				t.Errorf("%s %s: cgame config %+v", tc.name, tc.value, s.cfg.Client.CGame)
 			}
 		})
 	}
+}
+
+// TestAutoRecordDemo: cl_autoRecordDemo, set while the game runs,
+// reaches the engine, which records the level into the data directory's
+// demos folder.
+func TestAutoRecordDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real server")
+	}
+	tbl := console.NewTable()
+	tbl.SetOutput(io.Discard)
+	tbl.Register(Cvars...)
+	if err := tbl.Set("net_port", "-1"); err != nil {
+		t.Fatal(err)
+	}
+	s := New(tbl, io.Discard, 1)
+	defer s.Close()
+	dir := t.TempDir()
+	s.SetDataDir(dir)
+	if err := s.StartMap("duel1"); err != nil {
+		t.Fatal(err)
+	}
+	tbl.ExecuteString("cl_autoRecordDemo 1")
+	if !s.Config().AutoRecordDemo {
+		t.Fatal("cl_autoRecordDemo not in the session's config")
+	}
+	start := time.Now()
+	for i := 0; i < 400; i++ {
+		time.Sleep(5 * time.Millisecond)
+		s.Frame(time.Since(start), bg.UserCmd{}, false)
+		if _, ok := s.Client().Recording(); ok {
+			return
+		}
+	}
+	t.Errorf("no recording after cl_autoRecordDemo 1: %s", s.Status())
 }
