@@ -15,19 +15,6 @@ import (
 // This file draws the entities: items and their respawn spots,
 // missiles, and the players as small figures.
 
-// drawEntities adds items, missiles and the other players.
-func (r *Renderer) drawEntities(screen *ebiten.Image, g *cgame.CGame, f *Frame, dt float32) {
-	t := float64(g.RealTime) / 1000
-	for _, ce := range g.Entities {
-		r.entity(screen, &ce.Current, ce.Lerp, t, dt)
-	}
-}
-
-// drawLocal adds the local player at its predicted position.
-func (r *Renderer) drawLocal(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
-	r.playerState(screen, &g.Predicted, float32(r.local.x), float32(r.local.y), g.DrawnOrigin.X, float64(g.RealTime)/1000)
-}
-
 // drawPlayer adds a player figure whose origin (the centre of its box)
 // is at screen (x, y): legs that stride with its speed, a body in its
 // colour, a head looking where it aims, an arm holding its weapon along
@@ -144,19 +131,6 @@ func weaponShape(w int32) (length, width float32) {
 		return 26, 4
 	}
 	return 10, 3
-}
-
-// drawNames writes the name tags of the players drawn this frame.
-func (r *Renderer) drawNames(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
-	if f.Names == nil {
-		return
-	}
-	r.drawTags(screen, &r.textPainter, &r.labels, r.tagScale, r.ui, func(n int32) string {
-		if uint32(n) >= bg.MaxClients {
-			return ""
-		}
-		return f.Names[n]
-	}, func(n int32) color.RGBA { return mix(PlayerColour(n), colWhite, 0.55) })
 }
 
 // drawMissile adds a rocket or a grenade and its smoke.
@@ -292,12 +266,13 @@ func (r *worldPainter) puffs(n float32) int {
 
 // drawItemSpots adds the ghost and timer ring of every item waiting to
 // respawn in view.
-func (r *Renderer) drawItemSpots(screen *ebiten.Image, g *cgame.CGame) {
+func (l *level) drawItemSpots(screen *ebiten.Image, g *cgame.CGame) {
+	r := l.world
 	v := r.view
 	sc := float32(v.Scale)
 	t := float64(g.RealTime) / 1000
-	for i := range r.spots.Spots {
-		sp := &r.spots.Spots[i]
+	for i := range l.spots.Spots {
+		sp := &l.spots.Spots[i]
 		if !sp.Known || sp.Present {
 			continue
 		}

@@ -75,19 +75,12 @@ type tileLayer struct {
 // colour, the colour of the world outside the map.
 const maxDepth = 3
 
-// reset forgets the chunks and computes the solid depths of m and
-// where its tiles draw.
-func (l *tileLayer) reset(m *tilemap.Map) {
-	for _, c := range l.chunks {
-		if c.img != nil {
-			c.img.Deallocate()
-		}
-	}
-	l.chunks = make(map[int]*chunk)
-	l.m = m
+// newTileLayer returns the tile layer of m, with its solid depths and
+// where its tiles draw computed and no chunk rendered yet.
+func newTileLayer(m *tilemap.Map) tileLayer {
+	l := tileLayer{m: m, chunks: make(map[int]*chunk)}
 	if m == nil {
-		l.depth, l.art = nil, nil
-		return
+		return l
 	}
 	l.depth = make([]uint8, m.Width*m.Height)
 	l.art = make([]bool, m.Width*m.Height)
@@ -97,6 +90,17 @@ func (l *tileLayer) reset(m *tilemap.Map) {
 			l.art[y*m.Width+x] = l.hasArt(x, y)
 		}
 	}
+	return l
+}
+
+// dispose frees the chunks' images.
+func (l *tileLayer) dispose() {
+	for _, c := range l.chunks {
+		if c.img != nil {
+			c.img.Deallocate()
+		}
+	}
+	l.chunks = nil
 }
 
 // hasArt reports whether anything may be drawn on tile (x, y) in its

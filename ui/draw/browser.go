@@ -11,7 +11,7 @@ import (
 
 // drawBrowser paints the server browser page's tabs, header, rows,
 // buttons and status line (menu.BrowserView) inside the menu's panel.
-func (r *Renderer) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
+func (u *UI) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
 	const s = menu.TableScale
 	fill := func(rc menu.Rect, c color.RGBA) {
 		vector.DrawFilledRect(screen, float32(rc.X), float32(rc.Y), float32(rc.W), float32(rc.H), c, false)
@@ -29,7 +29,7 @@ func (r *Renderer) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
 			c = colMenuAccent
 		}
 		stroke(t.Rect, colMenuBarBg)
-		r.centreText(screen, t.Label, float64(t.Rect.X+t.Rect.W/2), float64(t.Rect.Y+t.Rect.H/2), s, c)
+		u.centreText(screen, t.Label, float64(t.Rect.X+t.Rect.W/2), float64(t.Rect.Y+t.Rect.H/2), s, c)
 	}
 
 	for _, c := range v.Columns {
@@ -46,7 +46,7 @@ func (r *Renderer) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
 		if c.Sorted {
 			col = colWhite
 		}
-		r.cell(screen, label, c.Rect, c.Right, textY(c.Rect), col)
+		u.cell(screen, label, c.Rect, c.Right, textY(c.Rect), col)
 	}
 
 	for i := range v.Rows {
@@ -70,19 +70,19 @@ func (r *Renderer) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
 			if j == 0 && row.Favorite {
 				text = "* " + text
 			}
-			r.cell(screen, text, menu.Rect{X: c.Rect.X, Y: row.Rect.Y, W: c.Rect.W, H: row.Rect.H}, c.Right, float64(row.TextY), col)
+			u.cell(screen, text, menu.Rect{X: c.Rect.X, Y: row.Rect.Y, W: c.Rect.W, H: row.Rect.H}, c.Right, float64(row.TextY), col)
 		}
 	}
 	if len(v.Rows) == 0 && v.Empty != "" {
-		r.centreText(screen, v.Empty, float64(v.Table.X+v.Table.W/2), float64(v.Table.Y+v.Table.H/2), s, colMenuDim)
+		u.centreText(screen, v.Empty, float64(v.Table.X+v.Table.W/2), float64(v.Table.Y+v.Table.H/2), s, colMenuDim)
 	}
 	right := float64(v.Table.X+v.Table.W) - 10
 	if v.MoreAbove && len(v.Rows) > 0 {
-		r.centreText(screen, "^", right, float64(v.Rows[0].Rect.Y+v.Rows[0].Rect.H/2), s, colMenuDim)
+		u.centreText(screen, "^", right, float64(v.Rows[0].Rect.Y+v.Rows[0].Rect.H/2), s, colMenuDim)
 	}
 	if v.MoreBelow && len(v.Rows) > 0 {
 		last := v.Rows[len(v.Rows)-1].Rect
-		r.centreText(screen, "v", right, float64(last.Y+last.H/2), s, colMenuDim)
+		u.centreText(screen, "v", right, float64(last.Y+last.H/2), s, colMenuDim)
 	}
 
 	for _, b := range v.Buttons {
@@ -98,17 +98,17 @@ func (r *Renderer) drawBrowser(screen *ebiten.Image, v *menu.BrowserView) {
 			fill(b.Rect, colMenuBarBg)
 		}
 		stroke(b.Rect, colMenuBorder)
-		r.centreText(screen, b.Label, float64(b.Rect.X+b.Rect.W/2), float64(b.Rect.Y+b.Rect.H/2), s, c)
+		u.centreText(screen, b.Label, float64(b.Rect.X+b.Rect.W/2), float64(b.Rect.Y+b.Rect.H/2), s, c)
 	}
 	if v.Status != "" {
 		p := v.Table
-		r.centreText(screen, v.Status, float64(p.X+p.W/2), float64(v.StatusY), r.fitScale(v.Status, p.W), colMenuDim)
+		u.centreText(screen, v.Status, float64(p.X+p.W/2), float64(v.StatusY), u.fitScale(v.Status, p.W), colMenuDim)
 	}
 }
 
 // cell draws text in the cell rc at TableScale, left-aligned or, for a
 // number column, right-aligned, cut with "~" where it would overflow.
-func (r *Renderer) cell(screen *ebiten.Image, text string, rc menu.Rect, right bool, y float64, c color.RGBA) {
+func (u *UI) cell(screen *ebiten.Image, text string, rc menu.Rect, right bool, y float64, c color.RGBA) {
 	const s, pad = menu.TableScale, 8
 	fit := (rc.W - 2*pad) / (menu.GlyphW * s)
 	if fit <= 0 {
@@ -118,8 +118,8 @@ func (r *Renderer) cell(screen *ebiten.Image, text string, rc menu.Rect, right b
 		text = string([]rune(text)[:max(fit-1, 0)]) + "~"
 	}
 	if right {
-		r.rightText(screen, text, float64(rc.X+rc.W-pad), y, s, c)
+		u.rightText(screen, text, float64(rc.X+rc.W-pad), y, s, c)
 		return
 	}
-	r.text(screen, text, float64(rc.X+pad), y, s, c)
+	u.text(screen, text, float64(rc.X+pad), y, s, c)
 }

@@ -62,7 +62,7 @@ var conMarker = strings.Repeat("^   ", conMaxRows)
 // its line and a blinking cursor, and the version in the bottom right
 // corner (Quake III's Con_DrawSolidConsole). Nothing is drawn when
 // v.Frac is 0. It does not allocate in steady state.
-func (r *Renderer) DrawConsole(screen *ebiten.Image, v ConsoleView) {
+func (u *UI) DrawConsole(screen *ebiten.Image, v ConsoleView) {
 	if v.Frac <= 0 || v.Scrollback == nil || v.Prompt == nil {
 		return
 	}
@@ -77,11 +77,11 @@ func (r *Renderer) DrawConsole(screen *ebiten.Image, v ConsoleView) {
 	py := bottom - conEdge - 4 - conLineH
 	right := w - conMargin
 	if v.Version != "" {
-		vw := text.Advance(v.Version, r.face)
-		r.text(screen, v.Version, right-vw, py, 1, colConDim)
+		vw := text.Advance(v.Version, u.face)
+		u.text(screen, v.Version, right-vw, py, 1, colConDim)
 		right -= vw + 2*conCharW
 	}
-	r.drawPrompt(screen, v.Prompt, conMargin, py, right, v.Now)
+	u.drawPrompt(screen, v.Prompt, conMargin, py, right, v.Now)
 
 	// The text rows above it. Their number is the full console's, so that
 	// sliding does not change how far the scrollback scrolls.
@@ -90,14 +90,14 @@ func (r *Renderer) DrawConsole(screen *ebiten.Image, v ConsoleView) {
 	y := py - 4 - conLineH // the lowest text row
 	if v.Scrollback.ScrolledBack() {
 		cols := min(int((w-2*conMargin)/conCharW), len(conMarker))
-		r.text(screen, conMarker[:max(cols, 0)], conMargin, y, 1, colConMarker)
+		u.text(screen, conMarker[:max(cols, 0)], conMargin, y, 1, colConMarker)
 		y -= conLineH
 		rows--
 	}
 	var buf [conMaxRows]string
 	lines := v.Scrollback.Visible(buf[:0], rows)
 	for i := len(lines) - 1; i >= 0 && y > -conLineH; i-- {
-		r.text(screen, lines[i], conMargin, y, 1, colConText)
+		u.text(screen, lines[i], conMargin, y, 1, colConText)
 		y -= conLineH
 	}
 }
@@ -105,8 +105,8 @@ func (r *Renderer) DrawConsole(screen *ebiten.Image, v ConsoleView) {
 // drawPrompt draws "]" and the prompt's line at (x, y), scrolled
 // sideways so that the cursor stays left of right, with the cursor shown
 // for the first half of each blink period.
-func (r *Renderer) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, right float64, now int64) {
-	r.text(screen, "]", x, y, 1, colConPrompt)
+func (u *UI) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, right float64, now int64) {
+	u.text(screen, "]", x, y, 1, colConPrompt)
 	x += conCharW
 	s, cur := p.Text(), p.Cursor()
 	cols := max(int((right-x)/conCharW)-1, 1) // one column for the cursor at the end
@@ -116,9 +116,9 @@ func (r *Renderer) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, rig
 		start = runeOffset(s, n-cols+1)
 	}
 	end := start + runeOffset(s[start:], cols)
-	r.text(screen, s[start:end], x, y, 1, colConPrompt)
+	u.text(screen, s[start:end], x, y, 1, colConPrompt)
 	if now%(2*conBlinkMs) < conBlinkMs {
-		cx := x + text.Advance(s[start:cur], r.face)
+		cx := x + text.Advance(s[start:cur], u.face)
 		vector.DrawFilledRect(screen, float32(cx), float32(y+conLineH-2), conCharW, 2, colConCursor, false)
 	}
 }
@@ -138,7 +138,7 @@ func runeOffset(s string, n int) int {
 // the left, below the chat: what was printed in the last few seconds, for
 // while the console is closed (Quake III's Con_DrawNotify). It does not
 // allocate in steady state.
-func (r *Renderer) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now int64) {
+func (u *UI) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now int64) {
 	if sb == nil {
 		return
 	}
@@ -148,6 +148,6 @@ func (r *Renderer) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now 
 	y0 := float64(NetGraphRect(b.Dx(), b.Dy()).Max.Y + 16 + ChatLines*24)
 	var buf [console.NotifyLines]string
 	for i, l := range sb.Notify(buf[:0], now) {
-		r.text(screen, l, 12, y0+float64(i*conLineH), 1, colConText)
+		u.text(screen, l, 12, y0+float64(i*conLineH), 1, colConText)
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"tremor/client"
 )
 
-// demoBar caches the demo bar's text, rebuilt when what it says changes.
+// demoBar is the demo bar's state: the demo's first and last times and
+// the bar's text, rebuilt when what it says changes. Its lifetime is one
+// demo's (Renderer.ResetDemoBar).
 type demoBar struct {
 	sec      int32
 	scale    float64
@@ -25,7 +27,11 @@ type demoBar struct {
 // demo's time and length, the speed, "paused", and a progress line;
 // timedemo says a timedemo runs.
 func (r *Renderer) DrawDemoBar(screen *ebiten.Image, pb *client.Playback, timedemo bool) {
-	d := &r.demo
+	r.demo.draw(screen, &r.text, pb, timedemo)
+}
+
+// draw draws the demo bar with tp: see Renderer.DrawDemoBar.
+func (d *demoBar) draw(screen *ebiten.Image, tp *textPainter, pb *client.Playback, timedemo bool) {
 	if !d.known {
 		if s, err := pb.Summary(); err == nil && s != nil {
 			d.first, d.last = s.FirstTime, s.LastTime
@@ -50,7 +56,7 @@ func (r *Renderer) DrawDemoBar(screen *ebiten.Image, pb *client.Playback, timede
 	w := float32(360)
 	x, y := float32(b.Dx())/2-w/2, float32(44)
 	vector.DrawFilledRect(screen, x, y, w, 34, colPanel, false)
-	r.centreText(screen, d.text, float64(b.Dx())/2, float64(y)+3, 1, colWhite)
+	tp.centreText(screen, d.text, float64(b.Dx())/2, float64(y)+3, 1, colWhite)
 	frac := float32(0)
 	if d.last > d.first {
 		frac = min(1, max(0, float32(now-d.first)/float32(d.last-d.first)))
@@ -66,6 +72,7 @@ func (r *Renderer) ResetDemoBar() { r.demo = demoBar{} }
 // panel under the clock saying so, with the frames replayed; once it has
 // ended, whether every hash was as recorded or where it diverged (err).
 func (r *Renderer) DrawReplayBanner(screen *ebiten.Image, name string, frames int, done bool, err error) {
+	tp := &r.text
 	text, c := fmt.Sprintf("JOURNAL REPLAY %s  frame %d", name, frames), colWhite
 	switch {
 	case done && err != nil:
@@ -74,14 +81,14 @@ func (r *Renderer) DrawReplayBanner(screen *ebiten.Image, name string, frames in
 		text, c = fmt.Sprintf("JOURNAL REPLAY done: %d frames, every hash as recorded", frames), colHealth
 	}
 	b := screen.Bounds()
-	if room := float64(b.Dx()) - 40; r.textWidth(text, 1) > room {
-		for len(text) > 0 && r.textWidth(text+"...", 1) > room {
+	if room := float64(b.Dx()) - 40; tp.textWidth(text, 1) > room {
+		for len(text) > 0 && tp.textWidth(text+"...", 1) > room {
 			text = text[:len(text)-1]
 		}
 		text += "..."
 	}
-	w := float32(r.textWidth(text, 1) + 24)
+	w := float32(tp.textWidth(text, 1) + 24)
 	x, y := float32(b.Dx())/2-w/2, float32(44)
 	vector.DrawFilledRect(screen, x, y, w, 22, colPanel, false)
-	r.centreText(screen, text, float64(b.Dx())/2, float64(y)+3, 1, c)
+	tp.centreText(screen, text, float64(b.Dx())/2, float64(y)+3, 1, c)
 }

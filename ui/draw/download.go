@@ -13,13 +13,13 @@ import (
 // drawDownload draws the map download under the centred status line: the
 // map's name, a bar filled to the share received, and the bytes, the
 // speed and the time left (Quake III's download screen, cg_drawDownload).
-func (r *Renderer) drawDownload(screen *ebiten.Image, d *client.DownloadStatus, w, h int) {
+func (hp *hudPainter) drawDownload(screen *ebiten.Image, d *client.DownloadStatus, w, h int) {
 	cx, y := float64(w)/2, float64(h)/2+40
 	title := "downloading map " + d.Name
 	if d.Done {
 		title = "map " + d.Name + " downloaded and checked"
 	}
-	r.centreText(screen, title, cx, y, 2, colWhite)
+	hp.centreText(screen, title, cx, y, 2, colWhite)
 
 	bw := float32(min(w-80, 600))
 	bx, by := float32(cx)-bw/2, float32(y)+24
@@ -41,7 +41,7 @@ func (r *Renderer) drawDownload(screen *ebiten.Image, d *client.DownloadStatus, 
 	if d.TimeLeft >= 0 {
 		left = fmt.Sprintf("%s left", d.TimeLeft.Round(time.Second))
 	}
-	r.centreText(screen, size+"    "+speed+"    "+left, cx, float64(by)+bh+20, 1.5, colMenuDim)
+	hp.centreText(screen, size+"    "+speed+"    "+left, cx, float64(by)+bh+20, 1.5, colMenuDim)
 }
 
 // kb formats a byte count in kilobytes with one decimal.

@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/basicfont"
 
 	"tremor/assets"
 	"tremor/bg"
@@ -71,70 +69,53 @@ type Frame struct {
 	UIScale float64
 }
 
-// MaxEffects is how many rail trails, explosions and sparks are shown at
-// once; a new one replaces the oldest.
-const MaxEffects = 64
-
-type effectKind uint8
-
-const (
-	effectNone effectKind = iota
-	effectRail
-	effectExplosion
-	effectSpark
-	effectBlood
-	effectPickup
-	effectRing // a coloured ring that widens: teleports, respawns
-)
-
-// effect is one short-lived picture started by an event.
-type effect struct {
-	kind   effectKind
-	start  int32 // cgame real time, ms
-	x, y   float64
-	x2, y2 float64 // rail end
-	life   int32   // ms
-	col    color.RGBA
-}
-
 // MaxCues bounds the sounds Renderer holds for TakeCues.
 const MaxCues = 64
 
-// Renderer draws frames of one map. It keeps the camera, the effects,
-// the particles and the pre-rendered tiles between frames. Not safe for
+// Renderer draws the game's frames. It is a composition of painters,
+// each holding state of one lifetime, the way Quake III kept cls, cl and
+// cg apart:
+//
+//   - the window's, made once by New: the text painter, the HUD
+//     (hudPainter), the render scale and its smaller world image
+//     (renderScale), the effects' random numbers and the sound cues not
+//     yet taken;
+//   - the map's (level): the world painter with the map's pre-rendered
+//     tiles, the camera, the item spots, the effects and particles and
+//     what was observed of the cgame; SetMap replaces it whole;
+//   - the frame's (frameView): the world's view on the screen, where the
+//     local player was drawn and the labels placed, which the names, the
+//     HUD and the overlays drawn after the world read;
+//   - the demo's (demoBar), replaced by ResetDemoBar.
+//
+// The console, the chat field and the menus are drawn by UI, which every
+// scene shares, and the classroom by ClassroomView. Not safe for
 // concurrent use.
 type Renderer struct {
-	worldPainter // the map, its tiles, the view of this frame
-	textPainter  // the small bitmap font
+	*UI // the console, chat field and menus, until cmd/client holds its own
 
-	cam     view.Camera
-	effects [MaxEffects]effect
-	next    int
-	buf     []byte
-	local   struct{ x, y float64 } // screen position of the local player
-	labels  view.Labels            // the name tags' places this frame
-	ui      float64                // this frame's UI scale
+	text  textPainter // the small bitmap font
+	hud   hudPainter
+	scale renderScale
+	rnd   fx.Rand  // the effects' random numbers, one stream for the run
+	cues  []fx.Cue // the sounds observed and not yet taken
 
-	hud       batch // the HUD's panels and icons
-	imgOp     ebiten.DrawImageOptions
-	particles fx.Particles
-	rnd       fx.Rand
-	feedback  fx.Feedback
-	spots     fx.ItemSpots
-	cues      []fx.Cue
+	lvl   *level    // nil without a map
+	frame frameView // this frame's
+	demo  demoBar   // the demo playing
+}
 
-	// The cgame frame whose events were taken in last, so that a frame
-	// drawn twice does not play its events twice.
-	seenCG     *cgame.CGame
-	seenFrames int
-	lastRT     int32 // cgame real time of the previous Draw
-
-	scale    float64       // render scale; 0 means 1
-	lowres   *ebiten.Image // the world below render scale 1
-	tagScale float64       // from the world's pixels to the screen's
-
-	demo  demoBar
-	clock clockText // the HUD's clock
+// frameView is what Draw decided about the screen this frame, for the
+// painters that draw after the world (the names, the HUD, the overlays)
+// and for the client's aim. Draw sets it every frame the world is drawn.
+type frameView struct {
+	view   view.View              // the world on the screen, at the screen's resolution
+	local  struct{ x, y float64 } // the local player's screen position
+	labels view.Labels            // the name tags' and overlays' places this frame
+	ui     float64                // the UI scale
+	// tagScale maps the world image's pixels to the screen's (the world
+	// is drawn smaller below render scale 1).
+	tagScale float64
 }
 
 // nameTag is a name to write over a player drawn this frame.
@@ -146,50 +127,35 @@ type nameTag struct {
 
 // New returns a renderer for map m (nil: no map yet).
 func New(m *tilemap.Map) *Renderer {
-	r := &Renderer{buf: make([]byte, 0, 64), cues: make([]fx.Cue, 0, MaxCues)}
-	r.setFace(text.NewGoXFace(basicfont.Face7x13))
-	r.glow.blend = ebiten.BlendLighter
-	r.smoke, r.worldPainter.rnd = &r.particles, &r.rnd
+	r := &Renderer{UI: NewUI(), text: smallText(), cues: make([]fx.Cue, 0, MaxCues)}
+	r.hud = newHUDPainter(&r.text)
 	r.SetMap(m)
 	return r
 }
 
-// SetMap changes the map drawn and forgets the effects, the particles
-// and the feedback of the previous one.
+// SetMap changes the map drawn: the map's painters are replaced by new
+// ones, forgetting the camera, the effects, the particles and the
+// feedback of the previous map.
 func (r *Renderer) SetMap(m *tilemap.Map) {
-	r.setMap(m)
-	r.effects = [MaxEffects]effect{}
-	r.cam.Valid = false
-	r.spots.Reset(m)
-	r.particles.Clear()
-	r.feedback.Reset()
-	r.seenCG = nil
+	if r.lvl != nil {
+		r.lvl.dispose()
+	}
+	r.lvl = newLevel(m, &r.rnd)
 }
 
 // LocalScreen returns where the local player was drawn last frame, in
 // screen pixels; the client aims from there.
-func (r *Renderer) LocalScreen() (x, y float64) { return r.local.x, r.local.y }
+func (r *Renderer) LocalScreen() (x, y float64) { return r.frame.local.x, r.frame.local.y }
 
 // Observe takes in the events of cgame frame g: effects, feedback and
 // sounds. Draw calls it; the client may also call it after every cgame
 // Frame (in Update), so that no frame's events are lost when a draw is
 // skipped. A frame is taken in once however often it is observed.
 func (r *Renderer) Observe(g *cgame.CGame) {
-	if g == nil || g.Snap == nil || r.m == nil || (g == r.seenCG && g.Stats.Frames == r.seenFrames) {
+	if g == nil || g.Snap == nil || r.lvl.world == nil {
 		return
 	}
-	if g != r.seenCG {
-		r.feedback.Reset()
-	}
-	r.seenCG, r.seenFrames = g, g.Stats.Frames
-	r.feedback.Update(g)
-	for _, c := range r.feedback.Cues {
-		if len(r.cues) < MaxCues {
-			r.cues = append(r.cues, c)
-		}
-	}
-	r.spots.Update(g)
-	r.addEvents(g)
+	r.cues = r.lvl.observe(g, r.cues)
 }
 
 // TakeCues returns the sounds of the frames observed since the last
@@ -260,15 +226,17 @@ var weaponLetters = [bg.NumWeapons]string{"", "GA", "MG", "GL", "RL", "RG"}
 // Draw draws one frame on screen.
 func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	r.ui = view.UIScale(f.UIScale, w, h)
+	fv := &r.frame
+	fv.ui = view.UIScale(f.UIScale, w, h)
 	g := f.CG
-	if g == nil || g.Snap == nil || r.m == nil {
+	lv := r.lvl
+	if g == nil || g.Snap == nil || lv.world == nil {
 		screen.Fill(colBackground)
 		if !f.Idle && !f.Downloading {
-			r.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
+			r.text.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
 		}
 		if f.Downloading {
-			r.drawDownload(screen, &f.Download, w, h)
+			r.hud.drawDownload(screen, &f.Download, w, h)
 		}
 		return
 	}
@@ -276,63 +244,54 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	if f.Follow {
 		px, py = f.FollowX, f.FollowY
 	}
-	r.cam.Follow(px, py, f.Dt)
+	m := lv.world.m
+	lv.cam.Follow(px, py, f.Dt)
 	// The camera follows the player but the view stops at the map's
 	// edges: no screen of the grey outside.
-	native := view.View{CX: r.cam.X, CY: r.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
-	native = native.Clamp(float64(r.m.Width*tilemap.TileSize), float64(r.m.Height*tilemap.TileSize))
-	r.view = native
-	r.local.x, r.local.y = r.view.ToScreen(px, py)
+	native := view.View{CX: lv.cam.X, CY: lv.cam.Y, Scale: view.ScaleFor(w, h), W: float64(w), H: float64(h)}
+	native = native.Clamp(float64(m.Width*tilemap.TileSize), float64(m.Height*tilemap.TileSize))
+	fv.view = native
+	fv.local.x, fv.local.y = native.ToScreen(px, py)
 	// Below render scale 1 the world is drawn into a smaller image and
 	// stretched over the screen: fewer pixels to fill, which is what a
 	// software renderer spends its time on. Text and the HUD stay sharp.
-	world := r.worldTarget(screen)
+	world, wv := r.scale.target(screen, native)
 
 	r.Observe(g)
-	dt := float32(f.Dt)
-	if r.lastRT != 0 && g.RealTime > r.lastRT {
-		dt = float32(g.RealTime-r.lastRT) / 1000
-	}
-	r.lastRT = g.RealTime
-	r.particles.Step(dt)
-	t := float64(g.RealTime) / 1000
-
-	r.begin(world, r.view, t)
-	r.drawItemSpots(world, g)
-	r.drawEntities(world, g, f, dt)
-	r.drawLocal(world, g, f)
-	r.drawParticles(world)
-	r.drawEffects(world, g.RealTime)
-	r.end(world)
-	r.tagScale = 1
-	if world != screen {
-		op := &r.imgOp
-		op.GeoM.Reset()
-		r.tagScale = float64(w) / float64(world.Bounds().Dx())
-		op.GeoM.Scale(r.tagScale, float64(h)/float64(world.Bounds().Dy()))
-		op.ColorScale.Reset()
-		op.Filter = ebiten.FilterLinear
-		screen.DrawImage(world, op)
-		op.Filter = ebiten.FilterNearest
-		r.view = native
-	}
-	r.labels.Reset() // the names first, then the overlays' labels
-	r.drawNames(screen, g, f)
+	dt := lv.step(g, f.Dt)
+	lv.drawWorld(world, wv, g, fv.local.x, fv.local.y, dt)
+	fv.tagScale = r.scale.present(screen, world)
+	fv.labels.Reset() // the names first, then the overlays' labels
+	r.drawNames(screen, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission
 	if intermission {
-		r.drawIntermission(screen, g, f)
+		r.hud.drawIntermission(screen, g, f, fv)
 	} else {
-		r.drawDamage(screen, g)
-		r.drawHUD(screen, g, f)
+		r.hud.drawDamage(screen, g, &lv.seen.feedback, fv)
+		r.hud.drawHUD(screen, g, f, &lv.seen.feedback, fv)
 		if f.ShowScores {
-			r.drawScores(screen, g, f)
+			r.hud.drawScores(screen, g, f, m.Name, fv)
 		}
-		r.drawCrosshair(screen, float32(f.CursorX), float32(f.CursorY), g.RealTime)
+		r.hud.drawCrosshair(screen, float32(f.CursorX), float32(f.CursorY), g.RealTime, &lv.seen.feedback)
 	}
 	if f.Status != "" {
-		r.centreText(screen, f.Status, float64(w)/2, float64(h)/3, 2, colWhite)
+		r.text.centreText(screen, f.Status, float64(w)/2, float64(h)/3, 2, colWhite)
 	}
+}
+
+// drawNames writes the name tags of the players drawn this frame.
+func (r *Renderer) drawNames(screen *ebiten.Image, f *Frame) {
+	if f.Names == nil {
+		return
+	}
+	fv := &r.frame
+	r.lvl.world.drawTags(screen, &r.text, &fv.labels, fv.tagScale, fv.ui, func(n int32) string {
+		if uint32(n) >= bg.MaxClients {
+			return ""
+		}
+		return f.Names[n]
+	}, func(n int32) color.RGBA { return mix(PlayerColour(n), colWhite, 0.55) })
 }
 
 // MinRenderScale is the smallest render scale SetRenderScale takes.
@@ -343,38 +302,67 @@ const MinRenderScale = 0.25
 // 0.5 into an image of a quarter of the pixels, stretched over the
 // screen with linear filtering. The HUD and text are always drawn at the
 // screen's resolution.
-func (r *Renderer) SetRenderScale(s float64) {
-	r.scale = min(1, max(MinRenderScale, s))
-}
+func (r *Renderer) SetRenderScale(s float64) { r.scale.set(s) }
 
 // RenderScale returns the render scale in force.
-func (r *Renderer) RenderScale() float64 {
-	if r.scale == 0 {
-		return 1
-	}
-	return r.scale
+func (r *Renderer) RenderScale() float64 { return r.scale.get() }
+
+// renderScale is the render scale (r_scale) and the image the world is
+// drawn into below 1, sized to the screen: the window's.
+type renderScale struct {
+	scale  float64       // 0 means 1
+	lowres *ebiten.Image // the world below render scale 1
+	op     ebiten.DrawImageOptions
 }
 
-// worldTarget returns what the world is drawn on this frame: screen at
-// render scale 1, else the smaller image, with r.view set for it.
-func (r *Renderer) worldTarget(screen *ebiten.Image) *ebiten.Image {
-	s := r.RenderScale()
-	if s >= 1 {
-		return screen
+// set sets the render scale, clamped to [MinRenderScale, 1].
+func (s *renderScale) set(v float64) { s.scale = min(1, max(MinRenderScale, v)) }
+
+// get returns the render scale in force.
+func (s *renderScale) get() float64 {
+	if s.scale == 0 {
+		return 1
+	}
+	return s.scale
+}
+
+// target returns what the world is drawn on this frame and the view to
+// draw it with: screen and native at render scale 1, else the smaller
+// image and native shrunk to it.
+func (s *renderScale) target(screen *ebiten.Image, native view.View) (*ebiten.Image, view.View) {
+	k := s.get()
+	if k >= 1 {
+		return screen, native
 	}
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	tw, th := max(1, int(math.Ceil(float64(w)*s))), max(1, int(math.Ceil(float64(h)*s)))
-	if r.lowres == nil || r.lowres.Bounds().Dx() != tw || r.lowres.Bounds().Dy() != th {
-		if r.lowres != nil {
-			r.lowres.Deallocate()
+	tw, th := max(1, int(math.Ceil(float64(w)*k))), max(1, int(math.Ceil(float64(h)*k)))
+	if s.lowres == nil || s.lowres.Bounds().Dx() != tw || s.lowres.Bounds().Dy() != th {
+		if s.lowres != nil {
+			s.lowres.Deallocate()
 		}
-		r.lowres = ebiten.NewImage(tw, th)
+		s.lowres = ebiten.NewImage(tw, th)
 	}
-	v := r.view
+	v := native
 	v.Scale *= float64(tw) / float64(w)
 	v.W, v.H = float64(tw), float64(th)
-	r.view = v
-	return r.lowres
+	return s.lowres, v
+}
+
+// present stretches world, drawn by target, over screen when it is not
+// screen itself, and returns the scale from its pixels to the screen's.
+func (s *renderScale) present(screen, world *ebiten.Image) float64 {
+	if world == screen {
+		return 1
+	}
+	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
+	op := &s.op
+	op.GeoM.Reset()
+	k := float64(w) / float64(world.Bounds().Dx())
+	op.GeoM.Scale(k, float64(h)/float64(world.Bounds().Dy()))
+	op.ColorScale.Reset()
+	op.Filter = ebiten.FilterLinear
+	screen.DrawImage(world, op)
+	return k
 }
 
 func statusOr(s, def string) string {
@@ -397,9 +385,9 @@ func fade(c color.RGBA, a float32) color.RGBA {
 }
 
 // drawCrosshair draws the crosshair at (x, y), with the hit marker
-// around it after a hit given.
-func (r *Renderer) drawCrosshair(screen *ebiten.Image, x, y float32, now int32) {
-	b := &r.hud
+// around it after a hit given (fb).
+func (hp *hudPainter) drawCrosshair(screen *ebiten.Image, x, y float32, now int32, fb *fx.Feedback) {
+	b := &hp.b
 	dark, light := rgbaOf(colShadow, 1), rgbaOf(colWhite, 0.95)
 	for _, c := range [2]struct {
 		w float32
@@ -411,11 +399,11 @@ func (r *Renderer) drawCrosshair(screen *ebiten.Image, x, y float32, now int32) 
 		b.line(x, y+4, x, y+11, c.w, c.c)
 	}
 	b.rect(x-1, y-1, 2, 2, light)
-	if ht := r.feedback.HitTime; ht != 0 && now-ht < HitMarkerTime {
+	if ht := fb.HitTime; ht != 0 && now-ht < HitMarkerTime {
 		k := float32(now-ht) / HitMarkerTime
 		a := 1 - k*k
 		d0, d1 := 7+4*k, 15+4*k
-		c := rgbaOf(mix(colWhite, colLow, min(1, float32(r.feedback.HitCount)/60)), a)
+		c := rgbaOf(mix(colWhite, colLow, min(1, float32(fb.HitCount)/60)), a)
 		for _, s := range [4][2]float32{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
 			b.line(x+s[0]*d0, y+s[1]*d0, x+s[0]*d1, y+s[1]*d1, 3, rgbaOf(colShadow, a))
 			b.line(x+s[0]*d0, y+s[1]*d0, x+s[0]*d1, y+s[1]*d1, 2, c)

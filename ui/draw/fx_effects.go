@@ -16,8 +16,44 @@ import (
 // rings) and particles (sparks, embers, smoke, blood, debris), and draws
 // both.
 
+// MaxEffects is how many rail trails, explosions and sparks are shown at
+// once; a new one replaces the oldest.
+const MaxEffects = 64
+
+type effectKind uint8
+
+const (
+	effectNone effectKind = iota
+	effectRail
+	effectExplosion
+	effectSpark
+	effectBlood
+	effectPickup
+	effectRing // a coloured ring that widens: teleports, respawns
+)
+
+// effect is one short-lived picture started by an event.
+type effect struct {
+	kind   effectKind
+	start  int32 // cgame real time, ms
+	x, y   float64
+	x2, y2 float64 // rail end
+	life   int32   // ms
+	col    color.RGBA
+}
+
+// effects are the effects and particles the events of the cgame on one
+// map started: part of its level, so a new map starts with none.
+type effects struct {
+	ring      [MaxEffects]effect
+	next      int
+	particles fx.Particles
+	rnd       *fx.Rand     // the window's
+	m         *tilemap.Map // the ground particles rest on
+}
+
 // addEvents starts the effects of this frame's events.
-func (r *Renderer) addEvents(g *cgame.CGame) {
+func (r *effects) addEvents(g *cgame.CGame) {
 	now := g.RealTime
 	for i := range g.Events {
 		e := &g.Events[i]
@@ -58,14 +94,14 @@ func (r *Renderer) addEvents(g *cgame.CGame) {
 	}
 }
 
-func (r *Renderer) add(e effect) {
-	r.effects[r.next] = e
+func (r *effects) add(e effect) {
+	r.ring[r.next] = e
 	r.next = (r.next + 1) % MaxEffects
 }
 
 // burst adds n particles of kind at (x, y), flying in every direction
 // at a speed in [v0, v1) px/s for a life in [l0, l1) s.
-func (r *Renderer) burst(x, y float32, n int, kind fx.ParticleKind, v0, v1, l0, l1, size, gravity float32) {
+func (r *effects) burst(x, y float32, n int, kind fx.ParticleKind, v0, v1, l0, l1, size, gravity float32) {
 	for i := 0; i < n; i++ {
 		s, c := math.Sincos(float64(r.rnd.Float() * 2 * math.Pi))
 		v := r.rnd.Range(v0, v1)
@@ -80,7 +116,7 @@ func (r *Renderer) burst(x, y float32, n int, kind fx.ParticleKind, v0, v1, l0, 
 }
 
 // explosion adds the particles of a rocket or grenade going off.
-func (r *Renderer) explosion(x, y float32) {
+func (r *effects) explosion(x, y float32) {
 	r.burst(x, y, 18, fx.ParticleSpark, 150, 520, 0.2, 0.5, 2, 500)
 	r.burst(x, y, 12, fx.ParticleEmber, 60, 260, 0.4, 0.9, 3, 250)
 	r.burst(x, y, 10, fx.ParticleSmoke, 20, 110, 0.7, 1.3, 7, -40)
@@ -88,7 +124,7 @@ func (r *Renderer) explosion(x, y float32) {
 }
 
 // railParticles adds the glow that lingers along a rail trail.
-func (r *Renderer) railParticles(x0, y0, x1, y1 float64) {
+func (r *effects) railParticles(x0, y0, x1, y1 float64) {
 	l := math.Hypot(x1-x0, y1-y0)
 	n := min(60, int(l/24))
 	for i := 0; i < n; i++ {
@@ -101,13 +137,13 @@ func (r *Renderer) railParticles(x0, y0, x1, y1 float64) {
 	}
 }
 
-// drawEffects adds the live effects at real time now.
-func (r *Renderer) drawEffects(screen *ebiten.Image, now int32) {
-	v := r.view
+// drawEffects adds the live effects at real time now to wp's batches.
+func (r *effects) drawEffects(screen *ebiten.Image, wp *worldPainter, now int32) {
+	v := wp.view
 	sc := float32(v.Scale)
-	b, gl := &r.world, &r.glow
-	for i := range r.effects {
-		e := &r.effects[i]
+	b, gl := &wp.world, &wp.glow
+	for i := range r.ring {
+		e := &r.ring[i]
 		if e.kind == effectNone {
 			continue
 		}
@@ -170,11 +206,11 @@ var (
 	colDebris = color.RGBA{0x50, 0x58, 0x68, 0xff}
 )
 
-// drawParticles adds the live particles.
-func (r *Renderer) drawParticles(screen *ebiten.Image) {
-	v := r.view
+// drawParticles adds the live particles to wp's batches.
+func (r *effects) drawParticles(screen *ebiten.Image, wp *worldPainter) {
+	v := wp.view
 	sc := float32(v.Scale)
-	b, gl := &r.world, &r.glow
+	b, gl := &wp.world, &wp.glow
 	w, h := float32(v.W), float32(v.H)
 	live := r.particles.Live()
 	for i := range live {
@@ -216,7 +252,7 @@ func (r *Renderer) drawParticles(screen *ebiten.Image) {
 
 // collide stops a falling particle that entered solid ground: blood and
 // debris rest on the surface, sparks die.
-func (r *Renderer) collide(p *fx.Particle) {
+func (r *effects) collide(p *fx.Particle) {
 	tx, ty := int(math.Floor(float64(p.X)/tilemap.TileSize)), int(math.Floor(float64(p.Y)/tilemap.TileSize))
 	if t := r.m.At(tx, ty); t != tilemap.Solid && (t != tilemap.Platform || p.VY <= 0 || int(p.Y)%tilemap.TileSize > 8) {
 		return

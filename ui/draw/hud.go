@@ -7,10 +7,10 @@ import (
 	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"tremor/bg"
 	"tremor/cgame"
+	"tremor/cgame/fx"
 	"tremor/ui/draw/view"
 )
 
@@ -108,15 +108,28 @@ func (c *clockText) text(ms int32, buf []byte) string {
 	return c.s
 }
 
-// textWidth returns the width of s at scale.
-func (r *Renderer) textWidth(s string, scale float64) float64 {
-	w, _ := text.Measure(s, r.face, 0)
-	return w * scale
+// hudPainter draws what lies over the game's world on the screen: the
+// status bar, the clock, the chat, the kill feed, the pickup lines, the
+// damage flash, the crosshair, the scoreboards, the net graph, the demo
+// bar and the download screen. Its lifetime is the window's: it keeps
+// its batch, the clock's text and a scratch buffer between frames, and
+// is handed what it draws of other lifetimes (the cgame, the level's
+// feedback, the frame's view). Not safe for concurrent use.
+type hudPainter struct {
+	*textPainter // the Renderer's
+	b            batch
+	buf          []byte
+	clock        clockText
+}
+
+// newHUDPainter returns a HUD painter that writes with tp.
+func newHUDPainter(tp *textPainter) hudPainter {
+	return hudPainter{textPainter: tp, buf: make([]byte, 0, 64)}
 }
 
 // panel adds a translucent panel with a light top edge to the HUD batch.
-func (r *Renderer) panel(x, y, w, h float32, a float32) {
-	b := &r.hud
+func (hp *hudPainter) panel(x, y, w, h float32, a float32) {
+	b := &hp.b
 	b.vgrad(x, y, w, h, rgbaOf(color.RGBA{0x10, 0x14, 0x22, 0xff}, a), rgbaOf(color.RGBA{0x04, 0x06, 0x0c, 0xff}, a))
 	b.rect(x, y, w, 1, rgbaOf(artRockLight, a*0.35))
 }
@@ -127,17 +140,17 @@ func (r *Renderer) panel(x, y, w, h float32, a float32) {
 // weapons, ammo and frags; during a demo that follows another player,
 // what a demo holds of that player; a line of text for a spectator and
 // for the demo's free camera.
-func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+func (hp *hudPainter) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame, fb *fx.Feedback, fv *frameView) {
 	ps := &g.Predicted
-	w, h := r.view.W, r.view.H
+	w, h := fv.view.W, fv.view.H
 	top := h - StatusBarHeight
 
-	r.panel(0, float32(top), float32(w), StatusBarHeight, 0.82)
+	hp.panel(0, float32(top), float32(w), StatusBarHeight, 0.82)
 	subject, who := hudSubject(g, f)
 	if subject == hudSelf {
-		r.drawStatus(screen, g)
+		hp.drawStatus(screen, g, fv)
 	} else {
-		r.drawStatusLine(screen, g, f, subject, who)
+		hp.drawStatusLine(screen, g, f, fv, subject, who)
 	}
 
 	// Clock: time left with a time limit, else time played.
@@ -145,40 +158,40 @@ func (r *Renderer) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
 	if f.TimeLimit > 0 {
 		elapsed = int32(f.TimeLimit)*60000 - elapsed
 	}
-	clock := r.clock.text(elapsed, r.buf)
-	cw := float32(r.textWidth(clock, 2)) + 24
-	r.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
-	r.hud.flush(screen)
-	r.centreText(screen, clock, w/2, 22, 2, colWhite)
+	clock := hp.clock.text(elapsed, hp.buf)
+	cw := float32(hp.textWidth(clock, 2)) + 24
+	hp.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
+	hp.b.flush(screen)
+	hp.centreText(screen, clock, w/2, 22, 2, colWhite)
 
-	r.drawChat(screen, g)
-	r.drawKillFeed(screen, g, f)
+	hp.drawChat(screen, g, fv)
+	hp.drawKillFeed(screen, g, f, fv)
 	if subject == hudSelf {
-		r.drawPickups(screen, g)
+		hp.drawPickups(screen, g, fb, fv)
 	}
 
 	if cp := g.CenterPrint; cp.Text != "" && g.RealTime-cp.Time < CenterPrintTime {
 		a := min(1, float32(CenterPrintTime-(g.RealTime-cp.Time))/400)
-		r.centreText(screen, cp.Text, w/2, h/4, 3, fade(colWhite, a))
+		hp.centreText(screen, cp.Text, w/2, h/4, 3, fade(colWhite, a))
 	}
 	switch {
 	case subject == hudSelf && !f.Playback && (ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0):
-		r.centreText(screen, "you are dead: fire to respawn", w/2, h/2+80, 2, colLow)
+		hp.centreText(screen, "you are dead: fire to respawn", w/2, h/2+80, 2, colLow)
 	case subject == hudSelf && f.Playback && (ps.PmType == bg.PMDead || ps.EFlags&bg.EFDead != 0):
-		r.centreText(screen, hudName(f, ps.ClientNum)+" is dead", w/2, h/2+80, 2, colLow)
+		hp.centreText(screen, hudName(f, ps.ClientNum)+" is dead", w/2, h/2+80, 2, colLow)
 	case subject == hudFollowed && followedDead(g, who):
-		r.centreText(screen, hudName(f, who)+" is dead", w/2, h/2+80, 2, colLow)
+		hp.centreText(screen, hudName(f, who)+" is dead", w/2, h/2+80, 2, colLow)
 	}
 }
 
 // drawStatus draws the local player's status bar: health and armor,
 // weapons and ammo, frags and place.
-func (r *Renderer) drawStatus(screen *ebiten.Image, g *cgame.CGame) {
+func (hp *hudPainter) drawStatus(screen *ebiten.Image, g *cgame.CGame, fv *frameView) {
 	ps := &g.Predicted
-	w := r.view.W
-	b := &r.hud
+	w := fv.view.W
+	b := &hp.b
 	const s = 3.0 // big HUD text
-	top := r.view.H - StatusBarHeight
+	top := fv.view.H - StatusBarHeight
 	y := top + (StatusBarHeight-13*s)/2
 	// Health and armor with their icons.
 	health := ps.Stats[bg.StatHealth]
@@ -218,11 +231,11 @@ func (r *Renderer) drawStatus(screen *ebiten.Image, g *cgame.CGame) {
 		b.line(mx-l/2, my, mx+l/2, my, th, rgbaOf(c, a))
 	}
 	b.flush(screen)
-	r.text(screen, numText(max(health, 0)), 50, y-2, s, hc)
-	r.text(screen, numText(ps.Stats[bg.StatArmor]), 208, y-2, s, colArmor)
+	hp.text(screen, numText(max(health, 0)), 50, y-2, s, hc)
+	hp.text(screen, numText(ps.Stats[bg.StatArmor]), 208, y-2, s, colArmor)
 	for wp := int32(bg.WPGauntlet); wp < bg.NumWeapons; wp++ {
 		x := float64(sx) + float64(wp-1)*slot
-		r.text(screen, numText(wp), x+3, top+4, 1, fade(colWhite, 0.6))
+		hp.text(screen, numText(wp), x+3, top+4, 1, fade(colWhite, 0.6))
 	}
 	if wp := ps.Weapon; wp > bg.WPNone && wp < bg.NumWeapons {
 		ammoX := float64(sx) + 5*slot + 14
@@ -231,18 +244,18 @@ func (r *Renderer) drawStatus(screen *ebiten.Image, g *cgame.CGame) {
 			if a <= bg.Weapons[wp].Ammo/4 {
 				c = colLow
 			}
-			r.text(screen, numText(a), ammoX, y-2, s, c)
+			hp.text(screen, numText(a), ammoX, y-2, s, c)
 		}
-		r.rightText(screen, bg.Weapons[wp].Name, float64(sx)-14, top+(StatusBarHeight-13*2)/2, 2, weaponColour(wp))
+		hp.rightText(screen, bg.Weapons[wp].Name, float64(sx)-14, top+(StatusBarHeight-13*2)/2, 2, weaponColour(wp))
 	}
 
 	// Frags and place.
 	score := numText(ps.Persistant[bg.PersScore])
-	r.rightText(screen, score, w-16, y-2, s, colWhite)
-	fx := w - 16 - r.textWidth(score, s) - 10
-	r.rightText(screen, "FRAGS", fx, top+8, 1, fade(colWhite, 0.6))
-	if rank := r.rank(g); rank > 0 {
-		r.rightText(screen, ordinals[rank], fx, top+24, 2, colArmor)
+	hp.rightText(screen, score, w-16, y-2, s, colWhite)
+	fx := w - 16 - hp.textWidth(score, s) - 10
+	hp.rightText(screen, "FRAGS", fx, top+8, 1, fade(colWhite, 0.6))
+	if rank := hp.rank(g); rank > 0 {
+		hp.rightText(screen, ordinals[rank], fx, top+24, 2, colArmor)
 	}
 }
 
@@ -272,34 +285,34 @@ func hudSubject(g *cgame.CGame, f *Frame) (subject int, client int32) {
 // player's own: the player a demo follows (name, weapon, and frags when
 // the demo's last scores have them; a demo holds no one's health but its
 // recorder's), the free camera, or a spectator.
-func (r *Renderer) drawStatusLine(screen *ebiten.Image, g *cgame.CGame, f *Frame, subject int, who int32) {
-	w := r.view.W
-	top := r.view.H - StatusBarHeight
+func (hp *hudPainter) drawStatusLine(screen *ebiten.Image, g *cgame.CGame, f *Frame, fv *frameView, subject int, who int32) {
+	w := fv.view.W
+	top := fv.view.H - StatusBarHeight
 	mid := top + StatusBarHeight/2
-	r.hud.flush(screen)
+	hp.b.flush(screen)
 	switch subject {
 	case hudFreeCamera:
-		r.centreText(screen, "FREE CAMERA", w/2, mid, 2, colWhite)
+		hp.centreText(screen, "FREE CAMERA", w/2, mid, 2, colWhite)
 		return
 	case hudSpectator:
 		text := "SPECTATING: the console's team auto joins the match"
 		if f.Playback {
 			text = "SPECTATING"
 		}
-		r.centreText(screen, text, w/2, mid, 2, colWhite)
+		hp.centreText(screen, text, w/2, mid, 2, colWhite)
 		return
 	}
-	r.text(screen, "FOLLOWING", 16, top+8, 1, fade(colWhite, 0.6))
-	r.text(screen, hudName(f, who), 16, top+22, 2, colWhite)
+	hp.text(screen, "FOLLOWING", 16, top+8, 1, fade(colWhite, 0.6))
+	hp.text(screen, hudName(f, who), 16, top+22, 2, colWhite)
 	if e := g.Entity(who); e != nil && e.Valid {
 		if wp := e.Current.Weapon; wp > bg.WPNone && wp < bg.NumWeapons {
-			r.centreText(screen, bg.Weapons[wp].Name, w/2, mid, 2, weaponColour(wp))
+			hp.centreText(screen, bg.Weapons[wp].Name, w/2, mid, 2, weaponColour(wp))
 		}
 	}
 	sc := &g.Scores
 	for i := 0; i < sc.Count; i++ {
 		if sc.Players[i].Client == who {
-			r.rightText(screen, numText(sc.Players[i].Score), w-16, top+(StatusBarHeight-13*3)/2-2, 3, colWhite)
+			hp.rightText(screen, numText(sc.Players[i].Score), w-16, top+(StatusBarHeight-13*3)/2-2, 3, colWhite)
 			break
 		}
 	}
@@ -322,7 +335,7 @@ func hudName(f *Frame, n int32) string {
 
 // rank returns the local player's place in the last scores, 0 if
 // unknown.
-func (r *Renderer) rank(g *cgame.CGame) int {
+func (hp *hudPainter) rank(g *cgame.CGame) int {
 	sc := &g.Scores
 	for i := 0; i < sc.Count; i++ {
 		if sc.Players[i].Client == g.Predicted.ClientNum {
@@ -334,7 +347,7 @@ func (r *Renderer) rank(g *cgame.CGame) int {
 
 // drawChat draws the chat, newest at the bottom of a block below the
 // net graph's corner.
-func (r *Renderer) drawChat(screen *ebiten.Image, g *cgame.CGame) {
+func (hp *hudPainter) drawChat(screen *ebiten.Image, g *cgame.CGame, fv *frameView) {
 	n := 0
 	for i := g.Chat.Len() - 1; i >= 0 && n < ChatLines; i-- {
 		if g.RealTime-g.Chat.At(i).Time > ChatTime {
@@ -342,7 +355,7 @@ func (r *Renderer) drawChat(screen *ebiten.Image, g *cgame.CGame) {
 		}
 		n++
 	}
-	y0 := float64(NetGraphRect(int(r.view.W), int(r.view.H)).Max.Y + 8)
+	y0 := float64(NetGraphRect(int(fv.view.W), int(fv.view.H)).Max.Y + 8)
 	for i := 0; i < n; i++ {
 		l := g.Chat.At(g.Chat.Len() - n + i)
 		a := min(1, float32(ChatTime-(g.RealTime-l.Time))/500)
@@ -350,17 +363,17 @@ func (r *Renderer) drawChat(screen *ebiten.Image, g *cgame.CGame) {
 		if l.Team {
 			c = colHealth
 		}
-		r.text(screen, l.Text, 12, y0+float64(i)*24, 2, fade(c, a))
+		hp.text(screen, l.Text, 12, y0+float64(i)*24, 2, fade(c, a))
 	}
 }
 
 // drawKillFeed draws the latest kills at the top right: killer, weapon,
 // victim, each name in its player's colour.
-func (r *Renderer) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+func (hp *hudPainter) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Frame, fv *frameView) {
 	if f.Names == nil {
 		return
 	}
-	w := r.view.W
+	w := fv.view.W
 	const s = 2.0
 	row := 0
 	for i := g.Obituaries.Len() - 1; i >= 0 && row < 5; i-- {
@@ -379,29 +392,29 @@ func (r *Renderer) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Frame) 
 			killer = f.Names[o.Killer]
 		}
 		tag := modTag(o.MOD)
-		tw := r.textWidth(tag, s) + 16
-		vw := r.textWidth(victim, s)
+		tw := hp.textWidth(tag, s) + 16
+		vw := hp.textWidth(victim, s)
 		kw := 0.0
 		if !self {
-			kw = r.textWidth(killer, s) + 8
+			kw = hp.textWidth(killer, s) + 8
 		}
 		total := kw + tw + vw + 16
 		y := 8 + float64(row)*28
 		x := w - 8 - total
 		mine := o.Killer == g.Predicted.ClientNum || o.Victim == g.Predicted.ClientNum
-		r.panel(float32(x), float32(y), float32(total), 24, 0.55*a)
+		hp.panel(float32(x), float32(y), float32(total), 24, 0.55*a)
 		if mine {
-			r.hud.rect(float32(x), float32(y), float32(total), 24, rgbaOf(colArmor, 0.15*a))
+			hp.b.rect(float32(x), float32(y), float32(total), 24, rgbaOf(colArmor, 0.15*a))
 		}
-		r.hud.flush(screen)
+		hp.b.flush(screen)
 		xx := x + 8
 		if !self {
-			r.text(screen, killer, xx, y+4, s, fade(mix(PlayerColour(o.Killer), colWhite, 0.4), a))
+			hp.text(screen, killer, xx, y+4, s, fade(mix(PlayerColour(o.Killer), colWhite, 0.4), a))
 			xx += kw
 		}
-		r.text(screen, tag, xx+4, y+4, s, fade(modColour(o.MOD), a))
+		hp.text(screen, tag, xx+4, y+4, s, fade(modColour(o.MOD), a))
 		xx += tw
-		r.text(screen, victim, xx, y+4, s, fade(mix(PlayerColour(o.Victim), colWhite, 0.4), a))
+		hp.text(screen, victim, xx, y+4, s, fade(mix(PlayerColour(o.Victim), colWhite, 0.4), a))
 		row++
 	}
 }
@@ -446,11 +459,10 @@ func modColour(mod int32) color.RGBA {
 	return colDead
 }
 
-// drawPickups draws the latest pickup lines over the status bar, the
-// newest lowest.
-func (r *Renderer) drawPickups(screen *ebiten.Image, g *cgame.CGame) {
-	fb := &r.feedback
-	y := r.view.H - StatusBarHeight - 24
+// drawPickups draws the latest pickup lines of fb over the status bar,
+// the newest lowest.
+func (hp *hudPainter) drawPickups(screen *ebiten.Image, g *cgame.CGame, fb *fx.Feedback, fv *frameView) {
+	y := fv.view.H - StatusBarHeight - 24
 	for i := fb.Pickups() - 1; i >= 0; i-- {
 		p := fb.PickupAt(i)
 		age := g.RealTime - p.Time
@@ -464,15 +476,14 @@ func (r *Renderer) drawPickups(screen *ebiten.Image, g *cgame.CGame) {
 			c, _ = itemLook(&bg.Items[p.Item])
 			c = mix(c, colWhite, 0.3)
 		}
-		r.centreText(screen, p.Text, r.view.W/2, y+rise, 2, fade(c, a))
+		hp.centreText(screen, p.Text, fv.view.W/2, y+rise, 2, fade(c, a))
 		y -= 26
 	}
 }
 
 // drawDamage draws the red flash and the direction of the last hit the
-// local player took, and a pulse when its health is low.
-func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
-	fb := &r.feedback
+// local player took (fb), and a pulse when its health is low.
+func (hp *hudPainter) drawDamage(screen *ebiten.Image, g *cgame.CGame, fb *fx.Feedback, fv *frameView) {
 	ps := &g.Predicted
 	now := g.RealTime
 	alpha := float32(0)
@@ -485,16 +496,16 @@ func (r *Renderer) drawDamage(screen *ebiten.Image, g *cgame.CGame) {
 		alpha = max(alpha, 0.25+0.15*float32(math.Sin(float64(now)/160)))
 	}
 	if alpha > 0 {
-		r.hud.vignette(float32(r.view.W), float32(r.view.H), colBlood, alpha)
-		r.hud.flush(screen)
+		hp.b.vignette(float32(fv.view.W), float32(fv.view.H), colBlood, alpha)
+		hp.b.flush(screen)
 	}
 	if fb.DamageTime != 0 && now-fb.DamageTime < DamageDirTime && alive {
 		k := float32(now-fb.DamageTime) / DamageDirTime
 		a := float32(fb.DamageDir&0xffff) / 65536 * 2 * math.Pi
-		x, y := float32(r.local.x), float32(r.local.y)
-		sc := float32(r.view.Scale)
+		x, y := float32(fv.local.x), float32(fv.local.y)
+		sc := float32(fv.view.Scale)
 		rad := 56 * sc
-		b := &r.hud
+		b := &hp.b
 		b.arc(x, y, rad, 7*sc, a-0.45, a, rgbaOf(colLow, 0), rgbaOf(colLow, 0.9*(1-k)))
 		b.arc(x, y, rad, 7*sc, a, a+0.45, rgbaOf(colLow, 0.9*(1-k)), rgbaOf(colLow, 0))
 		dx, dy := float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
@@ -549,20 +560,20 @@ func (b *batch) vignette(w, h float32, c color.RGBA, alpha float32) {
 
 // scoreTable draws the rows of g.Scores in a table whose top-left is
 // (x, y) and width pw; it returns the height used.
-func (r *Renderer) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame, x, y, pw, rowH float64) float64 {
+func (hp *hudPainter) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame, x, y, pw, rowH float64) float64 {
 	sc := &g.Scores
 	const s = 2.0
 	fragX, deathX, pingX := x+pw-220, x+pw-110, x+pw-20
-	r.text(screen, "NAME", x+52, y, s, colArmor)
-	r.rightText(screen, "FRAGS", fragX, y, s, colArmor)
-	r.rightText(screen, "DEATHS", deathX, y, s, colArmor)
-	r.rightText(screen, "PING", pingX, y, s, colArmor)
+	hp.text(screen, "NAME", x+52, y, s, colArmor)
+	hp.rightText(screen, "FRAGS", fragX, y, s, colArmor)
+	hp.rightText(screen, "DEATHS", deathX, y, s, colArmor)
+	hp.rightText(screen, "PING", pingX, y, s, colArmor)
 	y += 36
 	if sc.Count == 0 {
-		r.text(screen, "waiting for scores...", x+52, y, s, colWhite)
+		hp.text(screen, "waiting for scores...", x+52, y, s, colWhite)
 		return 36 + rowH
 	}
-	b := &r.hud
+	b := &hp.b
 	for i := 0; i < sc.Count; i++ {
 		p := &sc.Players[i]
 		yy := y + float64(i)*rowH
@@ -585,30 +596,31 @@ func (r *Renderer) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame, x,
 		if f.Names != nil && uint32(p.Client) < bg.MaxClients {
 			name = f.Names[p.Client]
 		}
-		r.rightText(screen, numText(int32(i+1)), x+28, yy, s, fade(colWhite, 0.5))
-		r.text(screen, name, x+52, yy, s, c)
-		r.rightText(screen, numText(p.Score), fragX, yy, s, c)
-		r.rightText(screen, numText(p.Deaths), deathX, yy, s, c)
-		r.rightText(screen, numText(p.Ping), pingX, yy, s, c)
+		hp.rightText(screen, numText(int32(i+1)), x+28, yy, s, fade(colWhite, 0.5))
+		hp.text(screen, name, x+52, yy, s, c)
+		hp.rightText(screen, numText(p.Score), fragX, yy, s, c)
+		hp.rightText(screen, numText(p.Deaths), deathX, yy, s, c)
+		hp.rightText(screen, numText(p.Ping), pingX, yy, s, c)
 	}
 	return 36 + float64(sc.Count)*rowH
 }
 
-// drawScores draws the scoreboard of g.Scores (Tab).
-func (r *Renderer) drawScores(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
+// drawScores draws the scoreboard of g.Scores (Tab), titled with the
+// map's name.
+func (hp *hudPainter) drawScores(screen *ebiten.Image, g *cgame.CGame, f *Frame, mapName string, fv *frameView) {
 	rows := max(g.Scores.Count, 1)
 	pw, ph := 620.0, float64(rows)*30+110
-	x, y := (r.view.W-pw)/2, (r.view.H-ph)/2
-	r.panel(float32(x), float32(y), float32(pw), float32(ph), 0.85)
-	r.hud.flush(screen)
+	x, y := (fv.view.W-pw)/2, (fv.view.H-ph)/2
+	hp.panel(float32(x), float32(y), float32(pw), float32(ph), 0.85)
+	hp.b.flush(screen)
 	title := "SCORES"
-	if r.m != nil && r.m.Name != "" {
-		title = r.m.Name
+	if mapName != "" {
+		title = mapName
 	}
-	r.centreText(screen, title, x+pw/2, y+22, 2, colWhite)
-	r.scoreTable(screen, g, f, x+10, y+50, pw-20, 30)
+	hp.centreText(screen, title, x+pw/2, y+22, 2, colWhite)
+	hp.scoreTable(screen, g, f, x+10, y+50, pw-20, 30)
 	if f.LocalServer {
-		r.centreText(screen, localPingNote, x+pw/2, y+ph-14, 1, fade(colWhite, 0.6))
+		hp.centreText(screen, localPingNote, x+pw/2, y+ph-14, 1, fade(colWhite, 0.6))
 	}
 }
 
@@ -621,12 +633,12 @@ const localPingNote = "on a local server the ping is packet pacing (cl_maxpacket
 
 // drawIntermission draws the end of the match over the whole screen:
 // the winner and the final scoreboard.
-func (r *Renderer) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Frame) {
-	w, h := r.view.W, r.view.H
-	b := &r.hud
+func (hp *hudPainter) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Frame, fv *frameView) {
+	w, h := fv.view.W, fv.view.H
+	b := &hp.b
 	b.vgrad(0, 0, float32(w), float32(h), rgbaOf(color.RGBA{0x06, 0x08, 0x12, 0xff}, 0.9), rgbaOf(color.RGBA{0x14, 0x08, 0x1c, 0xff}, 0.95))
 	b.flush(screen)
-	r.centreText(screen, "MATCH OVER", w/2, 56, 4, colWhite)
+	hp.centreText(screen, "MATCH OVER", w/2, 56, 4, colWhite)
 	sc := &g.Scores
 	if sc.Count > 0 {
 		win := &sc.Players[0]
@@ -641,14 +653,14 @@ func (r *Renderer) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Fra
 		}
 		frags := numText(win.Score)
 		const s = 3.0
-		gap := r.textWidth(" ", s)
-		nw, lw, fw := r.textWidth(name, s), r.textWidth(line, s), r.textWidth(frags, s)
-		tw := r.textWidth("frags", s)
+		gap := hp.textWidth(" ", s)
+		nw, lw, fw := hp.textWidth(name, s), hp.textWidth(line, s), hp.textWidth(frags, s)
+		tw := hp.textWidth("frags", s)
 		x0 := w/2 - (nw+lw+fw+tw+3*gap)/2
-		r.text(screen, name, x0, 100, s, c)
-		r.text(screen, line, x0+nw+gap, 100, s, colArmor)
-		r.text(screen, frags, x0+nw+lw+2*gap, 100, s, colWhite)
-		r.text(screen, "frags", x0+nw+lw+fw+3*gap, 100, s, colArmor)
+		hp.text(screen, name, x0, 100, s, c)
+		hp.text(screen, line, x0+nw+gap, 100, s, colArmor)
+		hp.text(screen, frags, x0+nw+lw+2*gap, 100, s, colWhite)
+		hp.text(screen, "frags", x0+nw+lw+fw+3*gap, 100, s, colArmor)
 	}
 	rows := max(sc.Count, 1)
 	y := 160.0
@@ -656,14 +668,14 @@ func (r *Renderer) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Fra
 	pw := min(720, w-40)
 	ph := float64(rows)*rowH + 60
 	x := (w - pw) / 2
-	r.panel(float32(x), float32(y), float32(pw), float32(ph), 0.7)
-	r.hud.flush(screen)
-	r.scoreTable(screen, g, f, x+10, y+16, pw-20, rowH)
-	if rank := r.rank(g); rank > 0 {
+	hp.panel(float32(x), float32(y), float32(pw), float32(ph), 0.7)
+	hp.b.flush(screen)
+	hp.scoreTable(screen, g, f, x+10, y+16, pw-20, rowH)
+	if rank := hp.rank(g); rank > 0 {
 		yy := math.Min(h-30, y+ph+26)
-		pw := r.textWidth("you placed ", 2)
-		ow := r.textWidth(ordinals[rank], 2)
-		r.text(screen, "you placed ", w/2-(pw+ow)/2, yy, 2, colArmor)
-		r.text(screen, ordinals[rank], w/2-(pw+ow)/2+pw, yy, 2, colWhite)
+		pw := hp.textWidth("you placed ", 2)
+		ow := hp.textWidth(ordinals[rank], 2)
+		hp.text(screen, "you placed ", w/2-(pw+ow)/2, yy, 2, colArmor)
+		hp.text(screen, ordinals[rank], w/2-(pw+ow)/2+pw, yy, 2, colWhite)
 	}
 }

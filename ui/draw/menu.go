@@ -30,7 +30,7 @@ var (
 // last action and a hint line. The model lays itself out for the
 // screen's size (menu.Model.Layout); DrawMenu paints that layout, and the
 // model's mouse hit test uses it until the next call.
-func (r *Renderer) DrawMenu(screen *ebiten.Image, m *menu.Model) {
+func (u *UI) DrawMenu(screen *ebiten.Image, m *menu.Model) {
 	if !m.IsOpen() {
 		return
 	}
@@ -43,31 +43,31 @@ func (r *Renderer) DrawMenu(screen *ebiten.Image, m *menu.Model) {
 	vector.DrawFilledRect(screen, px, py, pw, ph, colMenuPanel, false)
 	vector.StrokeRect(screen, px, py, pw, ph, 2, colMenuBorder, false)
 	cx := float64(p.X) + float64(p.W)/2
-	r.centreText(screen, v.Title, cx, float64(v.TitleY), menu.TitleScale, colMenuAccent)
+	u.centreText(screen, v.Title, cx, float64(v.TitleY), menu.TitleScale, colMenuAccent)
 
 	for i := range v.Items {
-		r.drawMenuItem(screen, &v.Items[i])
+		u.drawMenuItem(screen, &v.Items[i])
 	}
 	if v.Browser != nil {
-		r.drawBrowser(screen, v.Browser)
+		u.drawBrowser(screen, v.Browser)
 	}
 	if n := len(v.Items); n > 0 {
 		right := float64(p.X+p.W) - 14
 		if v.MoreAbove {
-			r.centreText(screen, "^", right, float64(v.Items[0].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+			u.centreText(screen, "^", right, float64(v.Items[0].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
 		}
 		if v.MoreBelow {
-			r.centreText(screen, "v", right, float64(v.Items[n-1].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+			u.centreText(screen, "v", right, float64(v.Items[n-1].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
 		}
 	}
 	if v.Message != "" {
-		r.centreText(screen, v.Message, cx, float64(v.MessageY), r.fitScale(v.Message, p.W-32), colLow)
+		u.centreText(screen, v.Message, cx, float64(v.MessageY), u.fitScale(v.Message, p.W-32), colLow)
 	}
-	r.centreText(screen, v.Hint, cx, float64(v.HintY), r.fitScale(v.Hint, p.W-32), colMenuDim)
+	u.centreText(screen, v.Hint, cx, float64(v.HintY), u.fitScale(v.Hint, p.W-32), colMenuDim)
 }
 
 // drawMenuItem draws one row of the menu.
-func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
+func (u *UI) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 	const s = menu.TextScale
 	row := it.Row
 	ty := float64(it.TextY)
@@ -77,19 +77,19 @@ func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), 4, float32(row.H), colMenuAccent, false)
 		labelCol = colMenuAccent
 	}
-	r.text(screen, it.Label, float64(it.LabelX), ty, s, labelCol)
+	u.text(screen, it.Label, float64(it.LabelX), ty, s, labelCol)
 	if it.Detail != "" {
-		lw, _ := text.Measure(it.Label, r.face, 0)
-		r.text(screen, it.Detail, float64(it.LabelX)+lw*s+12, ty+11, menu.DetailScale, colMenuDim)
+		lw, _ := text.Measure(it.Label, u.face, 0)
+		u.text(screen, it.Detail, float64(it.LabelX)+lw*s+12, ty+11, menu.DetailScale, colMenuDim)
 	}
 
 	right := float64(it.ValueRight)
 	if it.Unit != "" {
-		r.rightText(screen, it.Unit, right, ty+11, menu.DetailScale, colMenuDim)
-		uw, _ := text.Measure(it.Unit, r.face, 0)
+		u.rightText(screen, it.Unit, right, ty+11, menu.DetailScale, colMenuDim)
+		uw, _ := text.Measure(it.Unit, u.face, 0)
 		right -= uw + 6
 	}
-	vw, _ := text.Measure(it.Value, r.face, 0)
+	vw, _ := text.Measure(it.Value, u.face, 0)
 	vw *= s
 	switch it.Kind {
 	case menu.KindChoice:
@@ -98,10 +98,10 @@ func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 		if it.Selected {
 			arrow = colWhite
 		}
-		r.rightText(screen, ">", right, ty, s, arrow)
+		u.rightText(screen, ">", right, ty, s, arrow)
 		right -= 2 * menu.GlyphW * s
-		r.rightText(screen, "<", right-vw-menu.GlyphW*s, ty, s, arrow)
-		r.rightText(screen, it.Value, right, ty, s, colWhite)
+		u.rightText(screen, "<", right-vw-menu.GlyphW*s, ty, s, arrow)
+		u.rightText(screen, it.Value, right, ty, s, colWhite)
 	case menu.KindSlider:
 		bar := it.Bar
 		bx, by, bw, bh := float32(bar.X), float32(bar.Y), float32(bar.W), float32(bar.H)
@@ -109,7 +109,7 @@ func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 		vector.DrawFilledRect(screen, bx, by, bw*float32(it.Fraction), bh, colMenuBar, false)
 		kx := bx + bw*float32(it.Fraction)
 		vector.DrawFilledRect(screen, kx-3, by-4, 6, bh+8, colWhite, false)
-		r.rightText(screen, it.Value, right, ty, s, colWhite)
+		u.rightText(screen, it.Value, right, ty, s, colWhite)
 	case menu.KindText:
 		// A box marks the field even when empty; the caret shows where
 		// typing goes.
@@ -127,24 +127,24 @@ func (r *Renderer) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 			if it.Changed {
 				cc = colMenuAccent
 			}
-			r.text(screen, "_", right-caret, ty, s, cc)
+			u.text(screen, "_", right-caret, ty, s, cc)
 		}
-		r.rightText(screen, it.Value, right-caret, ty, s, colWhite)
+		u.rightText(screen, it.Value, right-caret, ty, s, colWhite)
 	case menu.KindKey:
 		c := colWhite
 		if it.Capturing {
 			c = colLow
 		}
-		r.rightText(screen, it.Value, right, ty, s, c)
+		u.rightText(screen, it.Value, right, ty, s, c)
 	default:
-		r.rightText(screen, it.Value, right, ty, s, colWhite)
+		u.rightText(screen, it.Value, right, ty, s, colWhite)
 	}
 }
 
 // fitScale returns menu.TextScale if s fits in width pixels at that
 // scale, and 1 otherwise.
-func (r *Renderer) fitScale(s string, width int) float64 {
-	w, _ := text.Measure(s, r.face, 0)
+func (u *UI) fitScale(s string, width int) float64 {
+	w, _ := text.Measure(s, u.face, 0)
 	if w*menu.TextScale <= float64(width) {
 		return menu.TextScale
 	}

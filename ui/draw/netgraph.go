@@ -54,14 +54,17 @@ func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 // DrawNetGraph draws ng in NetGraphRect: four lines of figures, then the
 // bytes per second down (green) and up (orange) as bars, scaled to the
 // largest sample shown.
-func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) {
+func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) { r.hud.drawNetGraph(screen, ng) }
+
+// drawNetGraph draws ng: see Renderer.DrawNetGraph.
+func (hp *hudPainter) drawNetGraph(screen *ebiten.Image, ng *NetGraph) {
 	b := screen.Bounds()
 	rect := NetGraphRect(b.Dx(), b.Dy())
-	hb := &r.hud
+	hb := &hp.b
 	hb.rect(float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Dx()), float32(rect.Dy()), rgbaOf(colPanel, 1))
 	hb.flush(screen)
 	for i, l := range ng.lines {
-		r.text(screen, l, float64(rect.Min.X+6), float64(rect.Min.Y+2+i*13), 1, colWhite)
+		hp.text(screen, l, float64(rect.Min.X+6), float64(rect.Min.Y+2+i*13), 1, colWhite)
 	}
 	bars := image.Rect(rect.Min.X+6, rect.Min.Y+56, rect.Max.X-6, rect.Max.Y-4)
 	count := min(ng.n, NetGraphHistory)

@@ -78,12 +78,17 @@ func (r *Renderer) DrawFieldBits(screen *ebiten.Image, o *Overlays) {
 	if o == nil || o.Fields == nil {
 		return
 	}
+	o.drawFieldBits(screen)
+}
+
+// drawFieldBits draws the panel: see Renderer.DrawFieldBits.
+func (o *Overlays) drawFieldBits(screen *ebiten.Image) {
 	sb := screen.Bounds()
 	rect := FieldBitsRect(sb.Dx(), sb.Dy())
 	fs := o.Fields
 	if o.fieldImg == nil || o.fieldSeq != fs.Seq() || o.fieldReady != fs.Ready() || o.fieldImg.Bounds().Size() != rect.Size() {
 		o.fieldSeq, o.fieldReady = fs.Seq(), fs.Ready()
-		r.renderFieldBits(o, rect.Size())
+		o.renderFieldBits(rect.Size())
 	}
 	op := &o.imgOp
 	op.GeoM.Reset()
@@ -93,7 +98,7 @@ func (r *Renderer) DrawFieldBits(screen *ebiten.Image, o *Overlays) {
 }
 
 // renderFieldBits draws the field-bits panel into o.fieldImg.
-func (r *Renderer) renderFieldBits(o *Overlays, size image.Point) {
+func (o *Overlays) renderFieldBits(size image.Point) {
 	if o.fieldImg == nil || o.fieldImg.Bounds().Size() != size {
 		if o.fieldImg != nil {
 			o.fieldImg.Deallocate()
@@ -130,15 +135,15 @@ func (r *Renderer) renderFieldBits(o *Overlays, size image.Point) {
 	}
 	b.flush(img)
 
-	r.text(img, "bits/s per field, last second", nameX, 6, 1, colWhite)
-	r.text(img, o.fieldHead, nameX, 6+fieldBitsRowH, 1, colStripDimText)
+	o.text(img, "bits/s per field, last second", nameX, 6, 1, colWhite)
+	o.text(img, o.fieldHead, nameX, 6+fieldBitsRowH, 1, colStripDimText)
 	for i, f := range top {
 		ry := float64(rowsY) + float64(i*fieldBitsRowH) + 1
-		r.text(img, o.fieldRows[i], nameX, ry, 1, mix(tableColour(f.Table), colWhite, 0.45))
-		r.rightText(img, o.fieldBits[i], valueX, ry, 1, colWhite)
+		o.text(img, o.fieldRows[i], nameX, ry, 1, mix(tableColour(f.Table), colWhite, 0.45))
+		o.rightText(img, o.fieldBits[i], valueX, ry, 1, colWhite)
 	}
 	if !fs.Ready() {
-		r.text(img, "measuring...", nameX, float64(rowsY)+1, 1, colStripDimText)
+		o.text(img, "measuring...", nameX, float64(rowsY)+1, 1, colStripDimText)
 	}
 }
 

@@ -22,12 +22,15 @@ import (
 // only where and how it is drawn. docs/overlays.md explains what they
 // show.
 
-// Overlays is the teaching overlays' state between frames: the
-// snapshots seen, the field-bandwidth sampler, the laid-out strip and
-// the cached text. Create it with NewOverlays; call Update once a frame
-// while any overlay is shown, then the Draw* methods of Renderer. Not
-// safe for concurrent use.
+// Overlays is the teaching overlays' painter and their state between
+// frames: the snapshots seen, the field-bandwidth sampler, the laid-out
+// strip and the cached text. Its lifetime is the window's. Create it
+// with NewOverlays; call Update once a frame while any overlay is shown,
+// then the Draw* methods of Renderer, which hand it the frame's view of
+// the world. Not safe for concurrent use.
 type Overlays struct {
+	textPainter // the small bitmap font
+
 	// Snaps follows the engine's snapshots.
 	Snaps overlay.Tracker
 	// Fields samples the delta tables' counters once a second.
@@ -71,10 +74,11 @@ type Overlays struct {
 // received, usercmds sent).
 func NewOverlays() *Overlays {
 	o := &Overlays{
-		Fields:     overlay.NewFieldSampler(overlay.DefaultFieldInterval, overlay.ClientSources()...),
-		ghosts:     make([]overlay.Ghost, 0, bg.MaxClients),
-		buf:        make([]byte, 0, 128),
-		gridLabels: map[int64]string{},
+		textPainter: smallText(),
+		Fields:      overlay.NewFieldSampler(overlay.DefaultFieldInterval, overlay.ClientSources()...),
+		ghosts:      make([]overlay.Ghost, 0, bg.MaxClients),
+		buf:         make([]byte, 0, 128),
+		gridLabels:  map[int64]string{},
 	}
 	o.serverTag.fixed("server (newest snapshot)")
 	o.lblSnap.fixed("snap")
@@ -129,12 +133,12 @@ func (l *ovlLabel) fixed(s string) { l.s, l.set = s, true }
 
 // drawLabel draws l's text at scale, in colour c, with its top-left
 // corner at (x, y), and returns its width.
-func (r *Renderer) drawLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y, scale float64, c color.RGBA) float64 {
+func (o *Overlays) drawLabel(dst *ebiten.Image, l *ovlLabel, x, y, scale float64, c color.RGBA) float64 {
 	if l.s == "" {
 		return 0
 	}
 	if l.img == nil || l.drawn != l.s || l.scale != scale {
-		tw, th := text.Measure(l.s, r.face, 0)
+		tw, th := text.Measure(l.s, o.face, 0)
 		w, h := int(math.Ceil(tw*scale+scale))+2, int(math.Ceil(th*scale+scale))+2
 		if l.img == nil || l.img.Bounds().Dx() < w || l.img.Bounds().Dy() < h {
 			if l.img != nil {
@@ -145,7 +149,7 @@ func (r *Renderer) drawLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y, 
 		} else {
 			l.img.Clear()
 		}
-		r.text(l.img, l.s, 0, 0, scale, colWhite)
+		o.text(l.img, l.s, 0, 0, scale, colWhite)
 		l.drawn, l.scale = l.s, scale
 	}
 	op := &o.imgOp
@@ -154,21 +158,21 @@ func (r *Renderer) drawLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y, 
 	op.ColorScale.Reset()
 	scaleWith(&op.ColorScale, c)
 	dst.DrawImage(l.img, op)
-	return r.textWidth(l.s, scale)
+	return o.textWidth(l.s, scale)
 }
 
 // drawPlacedLabel draws l like drawLabel, at the UI scale, at the first place
-// near (x, y) where it covers no label placed this frame (the players'
+// near (x, y) where it covers no label placed in frame fv (the players'
 // names, the other overlays' labels: view.Labels), and not at all when
 // there is none.
-func (r *Renderer) drawPlacedLabel(dst *ebiten.Image, o *Overlays, l *ovlLabel, x, y float64, c color.RGBA) {
+func (o *Overlays) drawPlacedLabel(dst *ebiten.Image, fv *frameView, l *ovlLabel, x, y float64, c color.RGBA) {
 	if l.s == "" {
 		return
 	}
-	w, h := r.size(l.s)
-	s := r.ui
-	if x, y, ok := r.labels.Place(math.Round(x), math.Round(y), (w+1)*s, (h+1)*s); ok {
-		r.drawLabel(dst, o, l, x, y, s, c)
+	w, h := o.size(l.s)
+	s := fv.ui
+	if x, y, ok := fv.labels.Place(math.Round(x), math.Round(y), (w+1)*s, (h+1)*s); ok {
+		o.drawLabel(dst, l, x, y, s, c)
 	}
 }
 

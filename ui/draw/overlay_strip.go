@@ -60,6 +60,11 @@ func (r *Renderer) DrawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, o *Ove
 	if cg == nil || cg.Snap == nil || o == nil {
 		return
 	}
+	o.drawInterpStrip(screen, cg, nudge, auto)
+}
+
+// drawInterpStrip draws the strip: see Renderer.DrawInterpStrip.
+func (o *Overlays) drawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, nudge int32, auto bool) {
 	sb := screen.Bounds()
 	rect := InterpStripRect(sb.Dx(), sb.Dy())
 	const pad = 10
@@ -78,7 +83,7 @@ func (r *Renderer) DrawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, o *Ove
 		rgbaOf(color.RGBA{0x10, 0x14, 0x22, 0xff}, 0.82), rgbaOf(color.RGBA{0x04, 0x06, 0x0c, 0xff}, 0.82))
 	b.rect(x0, y0, float32(rect.Dx()), 1, rgbaOf(colStripGrid, 0.6))
 	b.flush(screen)
-	r.drawStripStatic(screen, o, s, rect, bx, by, bh)
+	o.drawStripStatic(screen, s, rect, bx, by, bh)
 	b.rect(bx, by, bw, bh, rgbaOf(colStripBar, 1))
 
 	// Extrapolation region, and past the cap where players stand.
@@ -125,13 +130,13 @@ func (r *Renderer) DrawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, o *Ove
 	b.tri(rx-5, by-10, rx+5, by-10, rx, by-4, rgbaOf(colWhite, 1))
 	b.flush(screen)
 
-	r.drawStripText(screen, s, o, nudge, auto, rect, bx, by, bh)
+	o.drawStripText(screen, s, nudge, auto, rect, bx, by, bh)
 }
 
 // drawStripStatic draws the strip's parts that depend only on its size
 // (the grid labels, the render time's label, the legend) from an image
 // made once.
-func (r *Renderer) drawStripStatic(screen *ebiten.Image, o *Overlays, s *overlay.Strip, rect image.Rectangle, bx, by, bh float32) {
+func (o *Overlays) drawStripStatic(screen *ebiten.Image, s *overlay.Strip, rect image.Rectangle, bx, by, bh float32) {
 	if o.stripStatic == nil || o.stripStaticFor != rect {
 		if o.stripStatic != nil {
 			o.stripStatic.Deallocate()
@@ -142,34 +147,34 @@ func (r *Renderer) drawStripStatic(screen *ebiten.Image, o *Overlays, s *overlay
 		// Panel coordinates.
 		x, y := float64(bx)-float64(rect.Min.X), float64(by+bh)-float64(rect.Min.Y)+5
 		right := x + s.Width
-		rw := r.textWidth("render", 1)
+		rw := o.textWidth("render", 1)
 		rx := min(max(x+s.RenderX-rw/2, x), right-rw)
-		r.text(img, "render", rx, y, 1, colWhite)
+		o.text(img, "render", rx, y, 1, colWhite)
 		for i := 0; i < s.NGrid; i++ {
 			g := s.Grid[i]
 			if g.Rel == 0 {
 				continue
 			}
 			l := o.gridLabel(g.Rel, i == 0)
-			w := r.textWidth(l, 1)
+			w := o.textWidth(l, 1)
 			lx := min(max(x+g.X-w/2, x), right-w)
 			if lx+w+6 > rx && lx < rx+rw+6 {
 				continue // under the render time's label
 			}
-			r.text(img, l, lx, y, 1, colStripDimText)
+			o.text(img, l, lx, y, 1, colStripDimText)
 		}
 		// Legend: the swatches in one batch, then their names.
 		ly := float64(rect.Dy()) - 17
 		lx := x
 		for _, e := range stripLegend {
 			o.b.rect(float32(lx), float32(ly)+3, 8, 8, rgbaOf(e.c, 1))
-			lx += 12 + r.textWidth(e.name, 1) + 14
+			lx += 12 + o.textWidth(e.name, 1) + 14
 		}
 		o.b.flush(img)
 		lx = x
 		for _, e := range stripLegend {
-			r.text(img, e.name, lx+12, ly, 1, colStripDimText)
-			lx += 12 + r.textWidth(e.name, 1) + 14
+			o.text(img, e.name, lx+12, ly, 1, colStripDimText)
+			lx += 12 + o.textWidth(e.name, 1) + 14
 		}
 	}
 	op := &o.imgOp
@@ -181,7 +186,7 @@ func (r *Renderer) drawStripStatic(screen *ebiten.Image, o *Overlays, s *overlay
 
 // drawStripText writes the strip's headline, its details and the labels
 // of the marks that move.
-func (r *Renderer) drawStripText(screen *ebiten.Image, s *overlay.Strip, o *Overlays, nudge int32, auto bool, rect image.Rectangle, bx, by, bh float32) {
+func (o *Overlays) drawStripText(screen *ebiten.Image, s *overlay.Strip, nudge int32, auto bool, rect image.Rectangle, bx, by, bh float32) {
 	x := float64(rect.Min.X) + 10
 	y := float64(rect.Min.Y)
 
@@ -206,7 +211,7 @@ func (r *Renderer) drawStripText(screen *ebiten.Image, s *overlay.Strip, o *Over
 	if extrap != 0 {
 		headCol = colStripExtrap
 	}
-	r.drawLabel(screen, o, &o.stripHead, x, y+6, 2, headCol)
+	o.drawLabel(screen, &o.stripHead, x, y+6, 2, headCol)
 
 	next := int64(0)
 	if s.HaveNext {
@@ -225,7 +230,7 @@ func (r *Renderer) drawStripText(screen *ebiten.Image, s *overlay.Strip, o *Over
 		}
 		o.stripSub.put(key, t)
 	}
-	r.drawLabel(screen, o, &o.stripSub, x, y+36, 1, colStripDimText)
+	o.drawLabel(screen, &o.stripSub, x, y+36, 1, colStripDimText)
 	a := int64(0)
 	if auto {
 		a = 1
@@ -240,7 +245,7 @@ func (r *Renderer) drawStripText(screen *ebiten.Image, s *overlay.Strip, o *Over
 		}
 		o.stripNudge.put(key, t)
 	}
-	r.drawLabel(screen, o, &o.stripNudge, float64(rect.Max.X)-10-r.textWidth(o.stripNudge.s, 1), y+36, 1, colStripEst)
+	o.drawLabel(screen, &o.stripNudge, float64(rect.Max.X)-10-o.textWidth(o.stripNudge.s, 1), y+36, 1, colStripEst)
 
 	// The moving marks' labels, in a row above the bar: the pair's,
 	// then the estimate's where room is left (the legend says what the
@@ -249,17 +254,17 @@ func (r *Renderer) drawStripText(screen *ebiten.Image, s *overlay.Strip, o *Over
 	above := float64(by) - 22
 	left, right := float64(bx), float64(bx)+s.Width
 	if s.HaveSnap {
-		r.placeLabel(screen, o, &pl, &o.lblSnap, float64(bx)+s.SnapX, above, left, right, colStripPair)
+		o.placeLabel(screen, &pl, &o.lblSnap, float64(bx)+s.SnapX, above, left, right, colStripPair)
 	}
 	if s.HaveNext {
-		r.placeLabel(screen, o, &pl, &o.lblNext, float64(bx)+s.NextX, above, left, right, colStripPair)
+		o.placeLabel(screen, &pl, &o.lblNext, float64(bx)+s.NextX, above, left, right, colStripPair)
 	}
 	if s.Nudge != 0 {
-		r.placeLabel(screen, o, &pl, &o.lblNow, float64(bx)+s.EstimateX, above, left, right, colStripEst)
+		o.placeLabel(screen, &pl, &o.lblNow, float64(bx)+s.EstimateX, above, left, right, colStripEst)
 	}
 	// Inside the bar: what the shaded region means, when there is room.
 	if free := s.Width - s.ExtrapX; free > 90 {
-		r.drawLabel(screen, o, &o.lblExtrap, float64(bx)+s.ExtrapX+4, float64(by)+4, 1, fade(colStripExtrap, 0.9))
+		o.drawLabel(screen, &o.lblExtrap, float64(bx)+s.ExtrapX+4, float64(by)+4, 1, fade(colStripExtrap, 0.9))
 	}
 }
 
@@ -294,12 +299,12 @@ func (p *stripPlacer) free(x, w float64) bool {
 // placeLabel draws l in row y at the first free place among: centred on
 // mark x, just right of it, just left of it (kept within [left,
 // right]); nowhere if none is free.
-func (r *Renderer) placeLabel(screen *ebiten.Image, o *Overlays, p *stripPlacer, l *ovlLabel, x, y, left, right float64, c color.RGBA) {
-	w := r.textWidth(l.s, 1)
+func (o *Overlays) placeLabel(screen *ebiten.Image, p *stripPlacer, l *ovlLabel, x, y, left, right float64, c color.RGBA) {
+	w := o.textWidth(l.s, 1)
 	for _, cx := range [3]float64{x - w/2, x + 4, x - 4 - w} {
 		cx = min(max(cx, left), right-w)
 		if p.free(cx, w) {
-			r.drawLabel(screen, o, l, cx, y, 1, c)
+			o.drawLabel(screen, l, cx, y, 1, c)
 			if p.n < len(p.spans) {
 				p.spans[p.n] = [2]float64{cx, cx + w}
 				p.n++

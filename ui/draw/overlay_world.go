@@ -25,15 +25,21 @@ var (
 // with its length (cg_showSnapBox). Call it after Draw, with the
 // Overlays updated this frame.
 func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlays) {
-	if cg == nil || cg.Snap == nil || r.m == nil || o == nil {
+	if cg == nil || cg.Snap == nil || r.lvl.world == nil || o == nil {
 		return
 	}
+	o.drawSnapBox(screen, cg, &r.frame)
+}
+
+// drawSnapBox draws the snapshot box (see Renderer.DrawSnapBox) in the
+// world's view of frame fv.
+func (o *Overlays) drawSnapBox(screen *ebiten.Image, cg *cgame.CGame, fv *frameView) {
 	l := overlay.LocalOf(cg, &o.Snaps)
 	if !l.Valid {
 		return
 	}
 	dst := o.worldTarget(screen)
-	v := r.view
+	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale
 	sx, sy := v.PointScreen(l.Server)
@@ -59,7 +65,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 
 	top := min(sy, py) - hh
 	left := min(sx, px) - hw
-	r.drawPlacedLabel(dst, o, &o.serverTag, left, top-44, colOvlServer)
+	o.drawPlacedLabel(dst, fv, &o.serverTag, left, top-44, colOvlServer)
 	pred := int64(0)
 	if l.Predicting {
 		pred = 1
@@ -79,7 +85,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 		}
 		o.localHead.put(key, t)
 	}
-	r.drawPlacedLabel(dst, o, &o.localHead, left, top-30, colOvlPred)
+	o.drawPlacedLabel(dst, fv, &o.localHead, left, top-30, colOvlPred)
 	if showErr {
 		if key := [4]int64{tenths(l.ErrorPx), int64(l.ErrorLeft*100 + 0.5)}; o.localErr.stale(key) {
 			t := append(o.buf[:0], "error "...)
@@ -89,7 +95,7 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 			t = append(t, "% left"...)
 			o.localErr.put(key, t)
 		}
-		r.drawPlacedLabel(dst, o, &o.localErr, left, max(sy, py)+hh+4, colOvlError)
+		o.drawPlacedLabel(dst, fv, &o.localErr, left, max(sy, py)+hh+4, colOvlError)
 	}
 }
 
@@ -102,15 +108,21 @@ func (r *Renderer) DrawSnapBox(screen *ebiten.Image, cg *cgame.CGame, o *Overlay
 // player carried past Snap on its velocity (extrapolated) gets a yellow
 // line from Snap to where it is drawn.
 func (r *Renderer) DrawGhosts(screen *ebiten.Image, cg *cgame.CGame, o *Overlays) {
-	if cg == nil || cg.Snap == nil || r.m == nil || o == nil {
+	if cg == nil || cg.Snap == nil || r.lvl.world == nil || o == nil {
 		return
 	}
+	o.drawGhosts(screen, cg, &r.frame)
+}
+
+// drawGhosts draws the ghosts (see Renderer.DrawGhosts) in the world's
+// view of frame fv.
+func (o *Overlays) drawGhosts(screen *ebiten.Image, cg *cgame.CGame, fv *frameView) {
 	o.ghosts = overlay.Ghosts(o.ghosts, cg, &o.Snaps)
 	if len(o.ghosts) == 0 {
 		return
 	}
 	dst := o.worldTarget(screen)
-	v := r.view
+	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale
 	b := &o.b
@@ -167,7 +179,7 @@ func (r *Renderer) DrawGhosts(screen *ebiten.Image, cg *cgame.CGame, o *Overlays
 		}
 		gx, gy := v.PointScreen(p)
 		if visible(gx, gy) {
-			r.drawPlacedLabel(dst, o, &o.ghostTag, gx-hw, gy+hh+3, fade(colWhite, 0.85))
+			o.drawPlacedLabel(dst, fv, &o.ghostTag, gx-hw, gy+hh+3, fade(colWhite, 0.85))
 		}
 	}
 }

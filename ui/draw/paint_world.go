@@ -17,9 +17,10 @@ import (
 // the tiles (pre-rendered once per map), the items, the missiles and the
 // players. The game's Renderer paints the whole screen with it; the
 // classroom view paints its three panes with one, each pane a viewport
-// of the screen with its own camera and scale. Its lifetime is the map
-// (setMap); the view and the tags are the frame's. Not safe for
-// concurrent use.
+// of the screen with its own camera and scale. Its lifetime is the map's:
+// newWorldPainter builds it for one map, and a new map gets a new
+// painter; the view and the tags are the frame's, set by begin. Not safe
+// for concurrent use.
 type worldPainter struct {
 	m     *tilemap.Map
 	view  view.View
@@ -39,10 +40,23 @@ type worldPainter struct {
 	colour func(client int32) color.RGBA
 }
 
-// setMap changes the map painted and forgets the tiles of the previous one.
+// newWorldPainter returns a painter of map m. smoke and rnd, when not
+// nil, get the missiles' smoke trails.
+func newWorldPainter(m *tilemap.Map, smoke *fx.Particles, rnd *fx.Rand) *worldPainter {
+	p := &worldPainter{m: m, tiles: newTileLayer(m), smoke: smoke, rnd: rnd}
+	p.glow.blend = ebiten.BlendLighter
+	return p
+}
+
+// dispose frees the map's pre-rendered tiles; the painter is not used
+// again.
+func (p *worldPainter) dispose() { p.tiles.dispose() }
+
+// setMap makes p a new painter of map m, with p's smoke and random
+// numbers.
 func (p *worldPainter) setMap(m *tilemap.Map) {
-	p.m = m
-	p.tiles.reset(m)
+	p.dispose()
+	*p = *newWorldPainter(m, p.smoke, p.rnd)
 }
 
 // begin starts painting with view v on dst (the screen, or an image

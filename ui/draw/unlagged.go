@@ -42,9 +42,15 @@ type Unlagged struct {
 // overlays' batch and world target; u keeps the label. Call it after
 // Draw. It allocates nothing once the label has been drawn at its size.
 func (r *Renderer) DrawUnlagged(screen *ebiten.Image, cg *cgame.CGame, o *Overlays, u *Unlagged) {
-	if cg == nil || cg.Snap == nil || r.m == nil || o == nil || u == nil {
+	if cg == nil || cg.Snap == nil || r.lvl.world == nil || o == nil || u == nil {
 		return
 	}
+	u.draw(screen, cg, o, &r.frame)
+}
+
+// draw draws the rewound hits (see Renderer.DrawUnlagged) in the
+// world's view of frame fv.
+func (u *Unlagged) draw(screen *ebiten.Image, cg *cgame.CGame, o *Overlays, fv *frameView) {
 	hits := &cg.Unlagged
 	n := hits.Len()
 	if n == 0 {
@@ -55,7 +61,7 @@ func (r *Renderer) DrawUnlagged(screen *ebiten.Image, cg *cgame.CGame, o *Overla
 		return // nothing recent: older ones are older still
 	}
 	dst := o.worldTarget(screen)
-	v := r.view
+	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale
 	w, h := float32(2*hw), float32(2*hh)
@@ -87,5 +93,5 @@ func (r *Renderer) DrawUnlagged(screen *ebiten.Image, cg *cgame.CGame, o *Overla
 		u.buf = t
 		l.put(key, t)
 	}
-	r.drawPlacedLabel(dst, o, l, min(rx, sx)-hw, max(ry, sy)+hh+4, fade(colUnlagRewound, f))
+	o.drawPlacedLabel(dst, fv, l, min(rx, sx)-hw, max(ry, sy)+hh+4, fade(colUnlagRewound, f))
 }
