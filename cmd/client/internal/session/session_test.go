@@ -23,17 +23,7 @@ func TestKeyPressPredicted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real server for a few seconds")
 	}
-	tbl := console.NewTable()
-	tbl.SetOutput(io.Discard)
-	tbl.Register(Cvars...)
-	if err := tbl.Set("net_port", "-1"); err != nil {
-		t.Fatal(err)
-	}
-	s := New(tbl, io.Discard, 1)
-	if err := s.StartMap("duel1"); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	tbl, s := startDuel(t, "")
 	var in input.State
 	in.AddCommands(tbl)
 	binds := keys.NewBinds(tbl)
@@ -167,19 +157,7 @@ func TestAutoRecordDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real server")
 	}
-	tbl := console.NewTable()
-	tbl.SetOutput(io.Discard)
-	tbl.Register(Cvars...)
-	if err := tbl.Set("net_port", "-1"); err != nil {
-		t.Fatal(err)
-	}
-	s := New(tbl, io.Discard, 1)
-	defer s.Close()
-	dir := t.TempDir()
-	s.SetDataDir(dir)
-	if err := s.StartMap("duel1"); err != nil {
-		t.Fatal(err)
-	}
+	tbl, s := startDuel(t, t.TempDir())
 	tbl.ExecuteString("cl_autoRecordDemo 1")
 	if !s.Config().AutoRecordDemo {
 		t.Fatal("cl_autoRecordDemo not in the session's config")
@@ -193,4 +171,23 @@ func TestAutoRecordDemo(t *testing.T) {
 		}
 	}
 	t.Errorf("no recording after cl_autoRecordDemo 1: %s", s.Status())
+}
+
+// startDuel starts a session on duel1 with no LAN port, its data
+// directory dataDir, closed when the test ends.
+func startDuel(t *testing.T, dataDir string) (*console.Table, *Session) {
+	t.Helper()
+	tbl := console.NewTable()
+	tbl.SetOutput(io.Discard)
+	tbl.Register(Cvars...)
+	if err := tbl.Set("net_port", "-1"); err != nil {
+		t.Fatal(err)
+	}
+	s := New(tbl, io.Discard, 1)
+	t.Cleanup(s.Close)
+	s.SetDataDir(dataDir)
+	if err := s.StartMap("duel1"); err != nil {
+		t.Fatal(err)
+	}
+	return tbl, s
 }
