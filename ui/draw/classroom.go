@@ -122,7 +122,6 @@ type classButton struct {
 func NewClassroomView() *ClassroomView {
 	v := &ClassroomView{}
 	v.wp.glow.blend = ebiten.BlendLighter
-	v.wp.colour = func(n int32) color.RGBA { return classColours[2] } // set per frame
 	return v
 }
 
@@ -687,65 +686,31 @@ func (v *ClassroomView) drawPanel(screen *ebiten.Image, m *classroom.Model, l *v
 	cols := max(8, int(colW/v.tp.advance)-1)
 	if v.sel.id != e.ID || v.sel.late != e.Late() || v.sel.copies != e.Copies || v.sel.cols != cols || len(v.sel.lines) == 0 {
 		v.sel.id, v.sel.late, v.sel.copies, v.sel.cols = e.ID, e.Late(), e.Copies, cols
-		v.sel.lines = wrapLines(v.sel.lines[:0], strings.Split(strings.TrimRight(classroom.Describe(e), "\n"), "\n")[1:], cols)
+		v.sel.lines = view.Wrap(v.sel.lines[:0], strings.Split(strings.TrimRight(classroom.Describe(e), "\n"), "\n")[1:], cols)
 	}
-	// The headline, and the scroll switches at its right.
-	bw := int(v.tp.advance)*8 + l.Pad
-	v.maxW = float64(r.Dx()-4*l.Pad-2*(bw+l.Pad)) - 8*v.tp.advance
-	v.text(screen, classroom.Headline(e), x, y, PacketColour(e.Kind))
+	// The headline, and at its right which lines show and the scroll
+	// switches.
 	rows := max(1, (r.Max.Y-l.Pad-int(y+lh))/l.LineH)
 	page := 2 * rows
 	first := min(m.PanelLine(), max(0, len(v.sel.lines)-page))
 	last := min(len(v.sel.lines), first+page)
+	bw := int(v.tp.advance)*8 + l.Pad
 	bh := min(l.ButtonH, l.LineH)
 	bx := r.Max.X - 2*l.Pad - 2*bw - l.Pad
 	v.button(image.Rect(bx, int(y), bx+bw, int(y)+bh), classroom.Switch{Label: "up", On: first > 0, Lines: []string{"inspect scroll " + strconv.Itoa(max(0, first-page))}})
 	v.button(image.Rect(bx+bw+l.Pad, int(y), bx+2*bw+l.Pad, int(y)+bh), classroom.Switch{Label: "down", On: last < len(v.sel.lines), Lines: []string{"inspect scroll " + strconv.Itoa(first+page)}})
+	shown := strconv.Itoa(first+1) + "-" + strconv.Itoa(last) + " of " + strconv.Itoa(len(v.sel.lines))
+	sw, _ := v.tp.size(shown)
 	v.maxW = 0
-	v.right(screen, strconv.Itoa(first+1)+"-"+strconv.Itoa(last)+" of "+strconv.Itoa(len(v.sel.lines)), float64(bx-l.Pad), y, colDim)
+	v.right(screen, shown, float64(bx-l.Pad), y, colDim)
+	v.maxW = float64(bx-2*l.Pad) - sw - x
+	v.text(screen, classroom.Headline(e), x, y, PacketColour(e.Kind))
+	v.maxW = 0
 	y += lh
 	for k, s := range v.sel.lines[first:last] {
 		c := k / rows
 		v.text(screen, s, x+float64(c)*(colW+float64(2*l.Pad)), y+float64(k%rows)*lh, colWhite)
 	}
-}
-
-// wrapLines appends lines to dst, each longer than cols characters
-// broken into pieces of cols, the pieces after the first indented as
-// the line was.
-func wrapLines(dst, lines []string, cols int) []string {
-	for _, s := range lines {
-		indent := len(s) - len(strings.TrimLeft(s, " "))
-		if indent > cols/2 {
-			indent = 0
-		}
-		pad := strings.Repeat(" ", indent+2)
-		first := true
-		for {
-			n := cols
-			if !first {
-				n = cols - len(pad)
-			}
-			rs := []rune(s)
-			if len(rs) <= n {
-				if first {
-					dst = append(dst, s)
-				} else {
-					dst = append(dst, pad+s)
-				}
-				break
-			}
-			cut := string(rs[:n])
-			if first {
-				dst = append(dst, cut)
-			} else {
-				dst = append(dst, pad+cut)
-			}
-			s = strings.TrimLeft(string(rs[n:]), " ")
-			first = false
-		}
-	}
-	return dst
 }
 
 // button records a switch and its box, drawn by drawButtons.

@@ -1,13 +1,14 @@
 package draw
 
 import (
-	"bytes"
 	"image/color"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/opentype"
 )
 
 // textPainter draws text in one face: the game's Renderer with the
@@ -28,19 +29,27 @@ func (p *textPainter) setFace(face text.Face) {
 	p.advance = text.Advance("0", face)
 }
 
-// monoSource is Go Mono, parsed once.
-var monoSource = sync.OnceValues(func() (*text.GoTextFaceSource, error) {
-	return text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+// monoFont is Go Mono, parsed once.
+var monoFont = sync.OnceValues(func() (*opentype.Font, error) {
+	return opentype.Parse(gomono.TTF)
 })
 
 // monoFace returns Go Mono at size pixels, or nil if it cannot be
-// parsed (it is compiled in, so never in practice).
+// parsed (it is compiled in, so never in practice). It goes through
+// text.GoXFace, which caches each glyph and lays text out without
+// shaping: a monospaced face of plain text needs none, and shaping
+// every line every frame (text.GoTextFace) doubled the classroom
+// view's drawing time (docs/PERFORMANCE.md).
 func monoFace(size float64) text.Face {
-	src, err := monoSource()
+	f, err := monoFont()
 	if err != nil {
 		return nil
 	}
-	return &text.GoTextFace{Source: src, Size: size}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil
+	}
+	return text.NewGoXFace(face)
 }
 
 // text draws s with its top-left corner at (x, y), scaled, with a shadow.

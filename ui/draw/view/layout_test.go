@@ -3,6 +3,7 @@ package view
 import (
 	"image"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestClamp(t *testing.T) {
@@ -101,30 +102,16 @@ func TestClassroomLayout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l := ClassroomLayout(tt.w, tt.h, tt.ui)
 			win := image.Rect(0, 0, tt.w, tt.h)
-			parts := []struct {
+			type part struct {
 				name string
 				r    image.Rectangle
-			}{{"header", l.Header}, {"panel", l.Panel}}
+			}
+			parts := []part{{"header", l.Header}, {"panel", l.Panel}}
 			for i := range 3 {
-				parts = append(parts, struct {
-					name string
-					r    image.Rectangle
-				}{"title", l.Title[i]}, struct {
-					name string
-					r    image.Rectangle
-				}{"pane", l.Pane[i]}, struct {
-					name string
-					r    image.Rectangle
-				}{"info", l.Info[i]})
+				parts = append(parts, part{"title", l.Title[i]}, part{"pane", l.Pane[i]}, part{"info", l.Info[i]})
 			}
 			for i := range 2 {
-				parts = append(parts, struct {
-					name string
-					r    image.Rectangle
-				}{"lane", l.Lane[i]}, struct {
-					name string
-					r    image.Rectangle
-				}{"lane info", l.LaneInfo[i]})
+				parts = append(parts, part{"lane", l.Lane[i]}, part{"lane info", l.LaneInfo[i]})
 			}
 			for i, a := range parts {
 				if a.r.Empty() || !a.r.In(win) {
@@ -186,6 +173,37 @@ func TestLabels(t *testing.T) {
 			p.Reset()
 			if _, _, ok := p.Place(0, 0, 300, 300); !ok {
 				t.Fatal("Reset left labels placed")
+			}
+		})
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		cols int
+		want []string
+	}{
+		{"fits", "  deltaNum = 9      8 bits", 40, []string{"  deltaNum = 9      8 bits"}},
+		{"padding squeezed", "  netchan header (raw bytes)          16 bits", 38, []string{"  netchan header (raw bytes)   16 bits"}},
+		{"squeezed as far as two spaces, then broken", "  abcdefghij      16 bits", 18, []string{"  abcdefghij  16 b", "    its"}},
+		{"long, no padding: broken, indented", "  snapshot base=811 valid=true step=50", 20, []string{"  snapshot base=811 ", "    valid=true step=", "    50"}},
+		{"deep indent is not kept past half", "            x y z w", 10, []string{"          ", "  x y z w"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Wrap(nil, []string{tt.line}, tt.cols)
+			if len(got) != len(tt.want) {
+				t.Fatalf("Wrap = %q, want %q", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("Wrap = %q, want %q", got, tt.want)
+				}
+				if n := utf8.RuneCountInString(got[i]); n > tt.cols {
+					t.Fatalf("line %q is %d characters, more than %d", got[i], n, tt.cols)
+				}
 			}
 		})
 	}
