@@ -1,7 +1,6 @@
 package session
 
 import (
-	"io"
 	"testing"
 	"time"
 
@@ -9,28 +8,18 @@ import (
 	"tremor/common/console"
 )
 
-// localMatch is a session running a local match on an embedded server
-// (no LAN port) on a simulated clock of 16 ms frames.
+// localMatch is a session running a local match on duel1 (startDuel) on
+// a simulated clock of 16 ms frames.
 type localMatch struct {
 	s   *Session
 	t   *console.Table
 	now time.Duration
 }
 
-// startLocal starts a local match on mapName; the test closes it.
-func startLocal(t *testing.T, mapName string) *localMatch {
+// startLocal starts a local match on duel1; the test closes it.
+func startLocal(t *testing.T) *localMatch {
 	t.Helper()
-	tbl := console.NewTable()
-	tbl.SetOutput(io.Discard)
-	tbl.Register(Cvars...)
-	if err := tbl.Set("net_port", "-1"); err != nil {
-		t.Fatal(err)
-	}
-	s := New(tbl, io.Discard, 1)
-	t.Cleanup(s.Close)
-	if err := s.StartMap(mapName); err != nil {
-		t.Fatal(err)
-	}
+	tbl, s := startDuel(t, t.TempDir())
 	return &localMatch{s: s, t: tbl}
 }
 

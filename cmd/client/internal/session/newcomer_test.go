@@ -24,7 +24,7 @@ func TestNewcomer(t *testing.T) {
 		{"menu closed at once", 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := startLocal(t, "duel1")
+			m := startLocal(t)
 			m.t.ExecuteCommandLine([]string{"addbot Rook 5"})
 			s := m.s
 			var h Newcomer

@@ -29,7 +29,7 @@ func TestIdleRespawn(t *testing.T) {
 		{"holding fire", bg.ButtonAttack, game.RespawnDelay - slack, game.RespawnDelay + slack},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := startLocal(t, "duel1")
+			m := startLocal(t)
 			// frame runs a frame and returns the server's time and its
 			// state of the local player (client 0), as the game left
 			// them: what the client sees later, here read at once.
