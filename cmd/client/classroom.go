@@ -131,9 +131,9 @@ func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) 
 	} else {
 		g.conFrac = max(0, g.conFrac-dt*consoleSpeed)
 	}
-	g.r.DrawMenu(screen, g.menu)
+	g.ui.DrawMenu(screen, g.menu)
 	if g.conFrac > 0 {
-		g.r.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
+		g.ui.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
 	}
 	ebiten.SetCursorShape(ebiten.CursorShapeDefault)
 	g.classroomShot(screen)

@@ -81,7 +81,7 @@ func run(args []string, stderr io.Writer) int {
 	out := io.MultiWriter(stderr, sb)
 	t.SetOutput(out)
 	t.SetFS(execFS())
-	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), sb: sb}
+	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), ui: draw.NewUI(), sb: sb}
 	g.declareCvars() // the window's table (cvars.go)
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
@@ -173,7 +173,8 @@ type game struct {
 	t      *console.Table
 	stderr io.Writer
 	sess   *session.Session
-	r      *draw.Renderer
+	r      *draw.Renderer // the game's world and HUD
+	ui     *draw.UI       // the console, chat field and menus of every scene
 	cfg    *config
 
 	in    input.State

@@ -22,14 +22,14 @@ func (g *game) drawOverlays(screen *ebiten.Image, dt float64) {
 	}
 	now := int64(g.now)
 	if g.conFrac == 0 && !g.menu.IsOpen() {
-		g.r.DrawNotify(screen, g.sb, now)
+		g.ui.DrawNotify(screen, g.sb, now)
 	}
 	if g.chat.Active() {
-		g.r.DrawChatField(screen, &g.chat.Prompt, now)
+		g.ui.DrawChatField(screen, &g.chat.Prompt, now)
 	}
-	g.r.DrawMenu(screen, g.menu)
+	g.ui.DrawMenu(screen, g.menu)
 	if g.conFrac > 0 {
-		g.r.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: now, Version: version})
+		g.ui.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: now, Version: version})
 	}
 	shape := ebiten.CursorShapeCrosshair
 	if g.menu.IsOpen() || g.con.Active() {

@@ -83,9 +83,9 @@ type ClassroomFrame struct {
 // switches; the switches, titles and labels themselves are the model's.
 // Not safe for concurrent use.
 type ClassroomView struct {
-	tp      textPainter  // Go Mono at the layout's size
-	tpSize  float64      // the size tp's face is
-	wp      worldPainter // the three panes' worlds
+	tp      textPainter   // Go Mono at the layout's size
+	tpSize  float64       // the size tp's face is
+	wp      *worldPainter // the three panes' worlds: the model's map's, nil without one
 	b       batch
 	labels  view.Labels // the tags of one pane
 	l       view.Classroom
@@ -120,9 +120,7 @@ type classButton struct {
 
 // NewClassroomView returns a view with no map drawn yet.
 func NewClassroomView() *ClassroomView {
-	v := &ClassroomView{}
-	v.wp.glow.blend = ebiten.BlendLighter
-	return v
+	return &ClassroomView{}
 }
 
 // PacketAt returns the packet drawn nearest (x, y) in the last frame, if
@@ -182,8 +180,15 @@ func (v *ClassroomView) Draw(screen *ebiten.Image, m *classroom.Model, f *Classr
 	v.selected = m.Selected()
 	v.drawHeader(screen, m)
 	mp := m.Map()
-	if mp != v.wp.m {
-		v.wp.setMap(mp)
+	if v.wp == nil || mp != v.wp.m {
+		// A new map: a new painter, with its tiles.
+		if v.wp != nil {
+			v.wp.dispose()
+			v.wp = nil
+		}
+		if mp != nil {
+			v.wp = newWorldPainter(mp, nil, nil)
+		}
 	}
 	for pane := range 3 {
 		v.drawWorld(screen, m, pane, mp)

@@ -92,8 +92,6 @@ const MaxCues = 64
 // scene shares, and the classroom by ClassroomView. Not safe for
 // concurrent use.
 type Renderer struct {
-	*UI // the console, chat field and menus, until cmd/client holds its own
-
 	text  textPainter // the small bitmap font
 	hud   hudPainter
 	scale renderScale
@@ -127,7 +125,7 @@ type nameTag struct {
 
 // New returns a renderer for map m (nil: no map yet).
 func New(m *tilemap.Map) *Renderer {
-	r := &Renderer{UI: NewUI(), text: smallText(), cues: make([]fx.Cue, 0, MaxCues)}
+	r := &Renderer{text: smallText(), cues: make([]fx.Cue, 0, MaxCues)}
 	r.hud = newHUDPainter(&r.text)
 	r.SetMap(m)
 	return r

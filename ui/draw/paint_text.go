@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/opentype"
 )
@@ -21,6 +22,15 @@ type textPainter struct {
 	glyphs  []text.Glyph
 	glyphOp ebiten.DrawImageOptions
 	advance float64 // a character's width: the faces are monospaced
+}
+
+// smallText returns a text painter in the small bitmap font, 7×13
+// pixels a character at scale 1: the game's, its HUD's, its overlays'
+// and the UI's.
+func smallText() textPainter {
+	var p textPainter
+	p.setFace(text.NewGoXFace(basicfont.Face7x13))
+	return p
 }
 
 // setFace makes the painter draw in face.
@@ -115,6 +125,12 @@ func (p *textPainter) fit(s string, width float64) string {
 		i++
 	}
 	return s
+}
+
+// textWidth returns the width of s at scale.
+func (p *textPainter) textWidth(s string, scale float64) float64 {
+	w, _ := text.Measure(s, p.face, 0)
+	return w * scale
 }
 
 // size returns the size of s laid out.

@@ -52,13 +52,6 @@ func newWorldPainter(m *tilemap.Map, smoke *fx.Particles, rnd *fx.Rand) *worldPa
 // again.
 func (p *worldPainter) dispose() { p.tiles.dispose() }
 
-// setMap makes p a new painter of map m, with p's smoke and random
-// numbers.
-func (p *worldPainter) setMap(m *tilemap.Map) {
-	p.dispose()
-	*p = *newWorldPainter(m, p.smoke, p.rnd)
-}
-
 // begin starts painting with view v on dst (the screen, or an image
 // the world is drawn into): the background and the tiles, then what
 // moves on them, into the batches. dst should be clipped to v's
