@@ -257,7 +257,10 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 
 	r.Observe(g)
 	dt := lv.step(g, f.Dt)
-	lv.drawWorld(world, wv, g, fv.local.x, fv.local.y, dt)
+	// The local player where it is, in the world image's pixels: not
+	// the camera's target (a demo's camera may follow someone else).
+	lx, ly := wv.ToScreen(g.DrawnOrigin.Px())
+	lv.drawWorld(world, wv, g, lx, ly, dt)
 	fv.tagScale = r.scale.present(screen, world)
 	fv.labels.Reset() // the names first, then the overlays' labels
 	r.drawNames(screen, f)

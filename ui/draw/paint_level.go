@@ -93,7 +93,7 @@ func (l *level) step(g *cgame.CGame, frameDt float64) float32 {
 
 // drawWorld paints cgame frame g's world on dst with view v: the
 // background and tiles, the item spots, the entities, the local player
-// at screen (lx, ly), the particles and the effects.
+// at (lx, ly) in dst's pixels, the particles and the effects.
 func (l *level) drawWorld(dst *ebiten.Image, v view.View, g *cgame.CGame, lx, ly float64, dt float32) {
 	wp := l.world
 	t := float64(g.RealTime) / 1000
