@@ -22,8 +22,9 @@ import (
 // so do `classroom off`, disconnect (the menu's Leave match) and
 // killserver.
 
-// classroomMode is the classroom while it runs.
-type classroomMode struct {
+// classroomScene is the classroom scene while it runs: the model and
+// its view.
+type classroomScene struct {
 	m    *classroom.Model
 	view *draw.ClassroomView
 	last time.Time // the last Update
@@ -64,7 +65,7 @@ func (g *game) addClassroomCommands() {
 			return
 		}
 		m.AddCommands(t)
-		g.cls = &classroomMode{m: m, view: draw.NewClassroomView()}
+		g.cls = &classroomScene{m: m, view: draw.NewClassroomView()}
 		g.menu.Close()
 	})
 }
@@ -87,15 +88,13 @@ func (w consoleWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// classroomUpdate is Update while the classroom runs: the players' keys
-// and the model's clock (the clicks and the clock's keys are
-// classroomLayer's, keyboard.go).
-func (g *game) classroomUpdate(began time.Time) error {
-	c := g.cls
+// update runs the players' keys and the model's clock (the clicks and
+// the clock's keys are classroomLayer's, keyboard.go).
+func (c *classroomScene) update(g *game, began time.Time) {
 	if g.sess.Client() != nil || g.sess.Playback() != nil {
 		// A game began (the menu's Play, map, connect, demo).
 		g.stopClassroom()
-		return nil
+		return
 	}
 	real := time.Second / 60
 	if !c.last.IsZero() {
@@ -115,30 +114,15 @@ func (g *game) classroomUpdate(began time.Time) error {
 		c.m.Player(i).In = in[i]
 	}
 	c.m.Advance(real)
-	g.updateTook = time.Since(began)
-	return nil
 }
 
-// classroomDraw is Draw while the classroom runs.
-func (g *game) classroomDraw(screen *ebiten.Image, began time.Time, dt float64) {
-	c := g.cls
+// draw draws the classroom view.
+func (c *classroomScene) draw(g *game, screen *ebiten.Image, began time.Time, dt float64) {
 	x, y := ebiten.CursorPosition()
 	c.view.Draw(screen, c.m, &draw.ClassroomFrame{CursorX: x, CursorY: y, UIScale: g.cv.UIScale})
-	// The console and the menu as drawOverlays draws them, without the
-	// notify lines: the panes' text is where they would go.
-	if g.con.Active() {
-		g.conFrac = min(1, g.conFrac+dt*consoleSpeed)
-	} else {
-		g.conFrac = max(0, g.conFrac-dt*consoleSpeed)
-	}
-	g.ui.DrawMenu(screen, g.menu)
-	if g.conFrac > 0 {
-		g.ui.DrawConsole(screen, draw.ConsoleView{Scrollback: g.sb, Prompt: &g.con.Prompt, Frac: g.conFrac, Now: int64(g.now), Version: version})
-	}
-	ebiten.SetCursorShape(ebiten.CursorShapeDefault)
-	g.classroomShot(screen)
-	if !g.last.IsZero() {
-		g.stats.Add(began.Sub(g.last), g.updateTook, time.Since(began))
-	}
-	g.last = began
 }
+
+// notify: no notify lines, chat field or crosshair over the classroom,
+// whose panes' text is where the notify lines would go and whose
+// switches are clicked.
+func (c *classroomScene) notify() bool { return false }

@@ -67,7 +67,7 @@ func (g *game) addFileCommands() {
 		}
 		g.menu.Close()
 		g.follow = followRecorder
-		g.r.ResetDemoBar()
+		g.play.r.ResetDemoBar()
 	})
 	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
@@ -79,7 +79,7 @@ func (g *game) addFileCommands() {
 			return
 		}
 		g.menu.Close()
-		g.r.ResetDemoBar()
+		g.play.r.ResetDemoBar()
 		g.startTimedemo()
 	})
 	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *cmdargs.Args) {

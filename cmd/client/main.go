@@ -37,14 +37,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"tremor/bg"
-	"tremor/client"
 	"tremor/client/browser"
 	"tremor/cmd/client/internal/frametime"
 	"tremor/cmd/client/internal/input"
@@ -52,7 +49,6 @@ import (
 	"tremor/cmd/client/internal/session"
 	"tremor/cmd/client/internal/settings"
 	"tremor/common/console"
-	lagdraw "tremor/lagometer/draw"
 	"tremor/maps/arenas"
 	"tremor/net/cmdargs"
 	"tremor/ui/draw"
@@ -81,7 +77,7 @@ func run(args []string, stderr io.Writer) int {
 	out := io.MultiWriter(stderr, sb)
 	t.SetOutput(out)
 	t.SetFS(execFS())
-	g := &game{t: t, stderr: stderr, start: time.Now(), r: draw.New(nil), ui: draw.NewUI(), sb: sb}
+	g := &game{t: t, stderr: stderr, start: time.Now(), play: newPlayScene(), ui: draw.NewUI(), sb: sb}
 	g.declareCvars() // the window's table (cvars.go)
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
@@ -116,8 +112,6 @@ func run(args []string, stderr io.Writer) int {
 	g.con = route.NewConsole(t, sb)
 	g.chat = route.NewChat(t)
 	g.router = g.newRouter()
-	g.ovl = draw.NewOverlays()
-	g.scaler = frametime.NewScaler()
 	g.stats.CPUTime = frametime.ProcessCPU
 	g.addCommands()
 	g.addProfileCommand()
@@ -168,13 +162,15 @@ func run(args []string, stderr io.Writer) int {
 	return g.status
 }
 
-// game is the ebiten.Game: console, session, input and renderer.
+// game is the ebiten.Game, the window: console, session, input, the
+// scenes and the UI drawn over them. Update and Draw run what every
+// frame does and hand the rest to the scene that runs (scene.go).
 type game struct {
 	t      *console.Table
 	stderr io.Writer
 	sess   *session.Session
-	r      *draw.Renderer // the game's world and HUD
-	ui     *draw.UI       // the console, chat field and menus of every scene
+	play   *playScene // the game scene (play.go)
+	ui     *draw.UI   // the console, chat field and menus over every scene
 	cfg    *config
 
 	in    input.State
@@ -185,10 +181,6 @@ type game struct {
 	snd   *sound.Player    // nil: silent
 
 	cv settings.Window // the window's cvars (cvars.go)
-	ng draw.NetGraph
-
-	ovl   *draw.Overlays
-	unlag draw.Unlagged // cg_showUnlagged's labels
 
 	// The drop-down console and the chat field (messagemode), and who
 	// has the keyboard (keyboard.go).
@@ -199,15 +191,11 @@ type game struct {
 	router  *route.Router
 	events  []route.Event // this frame's
 
-	frame   draw.Frame
-	start   time.Time
-	now     int32     // real time of this Update, ms since start
-	last    time.Time // time of the last Draw
-	focused bool
-	// padAim: the gamepad aimed last, with the cursor at padCursor.
-	padAim    bool
-	padCursor [2]int
-	lastSave  int32
+	start    time.Time
+	now      int32     // real time of this Update, ms since start
+	last     time.Time // time of the last Draw
+	focused  bool
+	lastSave int32
 
 	final       finalScreen
 	profileStop func() // stops a cpuprofile being written
@@ -216,7 +204,6 @@ type game struct {
 	td         *timedemo // a drawn timedemo running
 	follow     int32     // the demo camera: followRecorder, followFree or a client number
 	freeCam    [2]float64
-	scaler     *frametime.Scaler
 	updateTook time.Duration
 
 	maxFPS int             // com_maxfps
@@ -225,7 +212,7 @@ type game struct {
 	wasIdle  bool             // the session was idle at the last frame (menuWhenIdle)
 	newcomer session.Newcomer // the default match's hold on the player (holdNewcomer)
 
-	cls *classroomMode // the classroom view, while it runs (classroom.go)
+	cls *classroomScene // the classroom scene, while it runs (classroom.go)
 
 	shot   string // screenshot to save at the next Draw
 	quit   bool
@@ -291,7 +278,7 @@ func (g *game) addCommands() {
 			return
 		}
 		s := g.stats.Summarize(time.Second / 60)
-		t.Printf("framestats: %v\n  render scale %.3g (r_scale %g)\n", s, g.r.RenderScale(), g.cv.RScale)
+		t.Printf("framestats: %v\n  render scale %.3g (r_scale %g)\n", s, g.play.r.RenderScale(), g.cv.RScale)
 	})
 	t.AddCommand("writeconfig", "save the archived cvars and the binds now", func(*cmdargs.Args) { g.save() })
 	t.AddCommand("quit", "leave the game", func(*cmdargs.Args) { g.quit = true })
@@ -339,51 +326,7 @@ func (g *game) Update() error {
 	if g.quit && g.shot == "" {
 		return ebiten.Termination
 	}
-	if g.cls != nil {
-		return g.classroomUpdate(began)
-	}
-	g.menu.SetInGame(g.sess.Active() != nil)
-	g.in.Talk = g.con.Active() || g.chat.Active()
-
-	var ps *bg.PlayerState
-	if cg := g.sess.Active(); cg != nil {
-		ps = &cg.Predicted
-	}
-	var aimX, aimY float64
-	if !g.menu.IsOpen() && !g.con.Active() {
-		mx, my := ebiten.CursorPosition()
-		lx, ly := g.r.LocalScreen()
-		aimX, aimY = float64(mx)-lx, float64(my)-ly
-		if x, y, ok := g.km.padAim(); ok {
-			// The right stick aims; the aim stays where it left it
-			// until the stick or the mouse moves again.
-			aimX, aimY = 100*x, 100*y
-			g.padAim, g.padCursor = true, [2]int{mx, my}
-		} else if g.padAim && g.padCursor == [2]int{mx, my} {
-			aimX, aimY = 0, 0 // keep the last aim
-		} else {
-			g.padAim = false
-		}
-	}
-	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
-	now := time.Since(g.start)
-	if g.td != nil {
-		now = g.td.next()
-	}
-	g.sess.Frame(now, cmd, g.in.ShowScores())
-	g.menuWhenIdle()
-	g.holdNewcomer()
-	if g.br != nil {
-		g.br.Frame(time.Now())
-	}
-	if g.td != nil && g.sess.Playback() == nil {
-		g.endTimedemo()
-	}
-	if cg := g.sess.Active(); cg != nil {
-		// Take this frame's events now, so that none is lost when a
-		// draw is skipped.
-		g.r.Observe(cg)
-	}
+	g.scene().update(g, began)
 	if g.now-g.lastSave >= 1000 {
 		g.lastSave = g.now
 		if g.t.TakeModifiedFlags(console.Archive) != 0 {
@@ -395,81 +338,21 @@ func (g *game) Update() error {
 }
 
 // drawFrame draws the frame on screen (the offscreen or the window's
-// framebuffer: see finalScreen) and saves a screenshot that is due.
+// framebuffer: see finalScreen): the scene, then the console and the
+// menus over it; it saves a screenshot that is due and counts the frame.
 func (g *game) drawFrame(screen *ebiten.Image) {
 	began := time.Now()
-	f := &g.frame
-	f.Dt = 0
+	dt := 0.0
 	if !g.last.IsZero() {
-		f.Dt = began.Sub(g.last).Seconds()
+		dt = began.Sub(g.last).Seconds()
 	}
-	if g.cls != nil {
-		g.classroomDraw(screen, began, f.Dt)
-		frameDrawn(g)
-		return
-	}
-	cg := g.sess.Active()
-	if cg != nil && f.CG != cg {
-		g.r.SetMap(g.sess.Map())
-	}
-	f.CG = cg
-	f.Names = g.sess.Names()
-	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
-	f.Status = g.sess.Status()
-	f.Idle = false
-	f.Download, f.Downloading = client.DownloadStatus{}, false
-	if c := g.sess.Client(); c != nil && cg == nil {
-		f.Download, f.Downloading = c.Download()
-	}
-	if g.menu.IsOpen() && cg == nil {
-		f.Status = "" // the menu says what to do
-		f.Idle = g.wasIdle
-	}
-	f.ShowScores = g.in.ShowScores()
-	f.Intermission = g.sess.Intermission()
-	f.CursorX, f.CursorY = ebiten.CursorPosition()
-	f.Follow = false
-	f.UIScale = g.cv.UIScale
-	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
-	f.LocalServer = g.sess.Server() != nil
-	if f.Playback && cg != nil {
-		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
-	}
-	g.r.Draw(screen, f)
-	if g.sess.Playback() != nil {
-		g.r.DrawDemoBar(screen, g.sess.Playback(), g.td != nil)
-	}
-	if st, ok := g.sess.Replay(); ok {
-		g.r.DrawReplayBanner(screen, filepath.Base(st.Path), st.Frames, st.Done, st.Err)
-	}
-	if c := g.sess.Client(); c != nil && g.cv.NetGraph && !f.Intermission {
-		g.ng.Sample(c.NetGraph(), g.now)
-		g.r.DrawNetGraph(screen, &g.ng)
-	}
-	if cg != nil && g.cv.Lagometer && !f.Intermission {
-		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
-		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
-	}
-	g.drawTeaching(screen, cg, f.Intermission)
-	if cg != nil && !f.Intermission && g.cv.ShowUnlagged {
-		g.r.DrawUnlagged(screen, cg, g.ovl, &g.unlag)
-	}
-	g.snd.PlayCues(g.r.TakeCues())
-	g.drawOverlays(screen, f.Dt)
+	s := g.scene()
+	s.draw(g, screen, began, dt)
+	g.drawOverlays(screen, dt, s.notify())
 	g.saveDueShot(screen)
-	if g.td != nil {
-		g.td.frame(began)
-	}
 	frameDrawn(g)
 	if !g.last.IsZero() {
-		interval := began.Sub(g.last)
-		g.stats.Add(interval, g.updateTook, time.Since(began))
-		if s := g.cv.RScale; s > 0 {
-			g.r.SetRenderScale(s)
-		} else {
-			g.scaler.Frame(interval, time.Second/time.Duration(max(1, g.maxFPS)))
-			g.r.SetRenderScale(g.scaler.Scale())
-		}
+		g.stats.Add(began.Sub(g.last), g.updateTook, time.Since(began))
 	}
 	g.last = began
 }

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"path/filepath"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tremor/bg"
+	"tremor/cgame"
+	"tremor/cgame/overlay"
+	"tremor/client"
+	"tremor/cmd/client/internal/frametime"
+	lagdraw "tremor/lagometer/draw"
+	"tremor/net/msg"
+	"tremor/ui/draw"
+)
+
+// playScene is the game scene: a match on the client's own server or
+// another's, a demo or a journal replay played back, or the bare
+// background behind the main menu when there is none. It keeps what
+// only the game draws: the Renderer (the world and the HUD), the frame
+// handed to it, the teaching overlays, the net graph, the render
+// scaler, and the gamepad's aim.
+type playScene struct {
+	r      *draw.Renderer
+	frame  draw.Frame
+	ovl    *draw.Overlays
+	ng     draw.NetGraph
+	unlag  draw.Unlagged // cg_showUnlagged's labels
+	scaler *frametime.Scaler
+	// padAim: the gamepad aimed last, with the cursor at padCursor.
+	padAim    bool
+	padCursor [2]int
+}
+
+// newPlayScene returns the game scene with no map yet.
+func newPlayScene() *playScene {
+	return &playScene{r: draw.New(nil), ovl: draw.NewOverlays(), scaler: frametime.NewScaler()}
+}
+
+// notify: the notify lines, the chat field and the crosshair are the
+// game's.
+func (p *playScene) notify() bool { return true }
+
+// update samples the keys and the mouse into a usercmd and runs the
+// session's frame (Com_Frame's client and embedded server), then what
+// follows from it: the main menu when idle, the newcomer's hold, the
+// server browser, the end of a timedemo, and the frame's events taken in
+// for drawing.
+func (p *playScene) update(g *game, began time.Time) {
+	g.menu.SetInGame(g.sess.Active() != nil)
+	g.in.Talk = g.con.Active() || g.chat.Active()
+
+	var ps *bg.PlayerState
+	if cg := g.sess.Active(); cg != nil {
+		ps = &cg.Predicted
+	}
+	var aimX, aimY float64
+	if !g.menu.IsOpen() && !g.con.Active() {
+		mx, my := ebiten.CursorPosition()
+		lx, ly := p.r.LocalScreen()
+		aimX, aimY = float64(mx)-lx, float64(my)-ly
+		if x, y, ok := g.km.padAim(); ok {
+			// The right stick aims; the aim stays where it left it
+			// until the stick or the mouse moves again.
+			aimX, aimY = 100*x, 100*y
+			p.padAim, p.padCursor = true, [2]int{mx, my}
+		} else if p.padAim && p.padCursor == [2]int{mx, my} {
+			aimX, aimY = 0, 0 // keep the last aim
+		} else {
+			p.padAim = false
+		}
+	}
+	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
+	now := time.Since(g.start)
+	if g.td != nil {
+		now = g.td.next()
+	}
+	g.sess.Frame(now, cmd, g.in.ShowScores())
+	g.menuWhenIdle()
+	g.holdNewcomer()
+	if g.br != nil {
+		g.br.Frame(time.Now())
+	}
+	if g.td != nil && g.sess.Playback() == nil {
+		g.endTimedemo()
+	}
+	if cg := g.sess.Active(); cg != nil {
+		// Take this frame's events now, so that none is lost when a
+		// draw is skipped.
+		p.r.Observe(cg)
+	}
+}
+
+// draw draws the game's frame: the world and the HUD (draw.Renderer),
+// the demo bar, the replay banner, the net graph, the lagometer and the
+// teaching overlays, and plays the frame's sounds; a drawn timedemo
+// counts the frame. The render scale follows the frame time first.
+func (p *playScene) draw(g *game, screen *ebiten.Image, began time.Time, dt float64) {
+	if !g.last.IsZero() {
+		if s := g.cv.RScale; s > 0 {
+			p.r.SetRenderScale(s)
+		} else {
+			p.scaler.Frame(began.Sub(g.last), time.Second/time.Duration(max(1, g.maxFPS)))
+			p.r.SetRenderScale(p.scaler.Scale())
+		}
+	}
+	f := &p.frame
+	f.Dt = dt
+	cg := g.sess.Active()
+	if cg != nil && f.CG != cg {
+		p.r.SetMap(g.sess.Map())
+	}
+	f.CG = cg
+	f.Names = g.sess.Names()
+	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
+	f.Status = g.sess.Status()
+	f.Idle = false
+	f.Download, f.Downloading = client.DownloadStatus{}, false
+	if c := g.sess.Client(); c != nil && cg == nil {
+		f.Download, f.Downloading = c.Download()
+	}
+	if g.menu.IsOpen() && cg == nil {
+		f.Status = "" // the menu says what to do
+		f.Idle = g.wasIdle
+	}
+	f.ShowScores = g.in.ShowScores()
+	f.Intermission = g.sess.Intermission()
+	f.CursorX, f.CursorY = ebiten.CursorPosition()
+	f.Follow = false
+	f.UIScale = g.cv.UIScale
+	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
+	f.LocalServer = g.sess.Server() != nil
+	if f.Playback && cg != nil {
+		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
+	}
+	p.r.Draw(screen, f)
+	if g.sess.Playback() != nil {
+		p.r.DrawDemoBar(screen, g.sess.Playback(), g.td != nil)
+	}
+	if st, ok := g.sess.Replay(); ok {
+		p.r.DrawReplayBanner(screen, filepath.Base(st.Path), st.Frames, st.Done, st.Err)
+	}
+	if c := g.sess.Client(); c != nil && g.cv.NetGraph && !f.Intermission {
+		p.ng.Sample(c.NetGraph(), g.now)
+		p.r.DrawNetGraph(screen, &p.ng)
+	}
+	if cg != nil && g.cv.Lagometer && !f.Intermission {
+		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
+	}
+	p.drawTeaching(g, screen, cg, f.Intermission)
+	if cg != nil && !f.Intermission && g.cv.ShowUnlagged {
+		p.r.DrawUnlagged(screen, cg, p.ovl, &p.unlag)
+	}
+	g.snd.PlayCues(p.r.TakeCues())
+	if g.td != nil {
+		g.td.frame(began)
+	}
+}
+
+// drawTeaching draws the teaching overlays that are switched on
+// (cg_showSnapBox, cg_showGhosts, cg_showInterp, cg_showFieldBits).
+func (p *playScene) drawTeaching(g *game, screen *ebiten.Image, cg *cgame.CGame, intermission bool) {
+	snap, ghosts, interp, fields := g.cv.ShowSnapBox, g.cv.ShowGhosts, g.cv.ShowInterp, g.cv.ShowFieldBits
+	if !snap && !ghosts && !interp && !fields {
+		return
+	}
+	c := g.sess.Engine() // the demo's during playback: the overlays replay too
+	var src overlay.SnapshotSource
+	var counted *msg.FieldStats // this engine's only, not the embedded server's
+	if c != nil {
+		src = c // never a nil *client.Client inside the interface
+		counted = c.FieldStats()
+	}
+	p.ovl.Fields.SetStats(counted)
+	p.ovl.Update(src, cg, g.now)
+	if cg == nil || intermission {
+		return
+	}
+	if ghosts {
+		p.r.DrawGhosts(screen, cg, p.ovl)
+	}
+	if snap {
+		p.r.DrawSnapBox(screen, cg, p.ovl)
+	}
+	if interp && c != nil {
+		p.r.DrawInterpStrip(screen, cg, p.ovl, c.TimeNudge(), c.AutoNudge().On)
+	}
+	if fields {
+		p.r.DrawFieldBits(screen, p.ovl)
+	}
+}
