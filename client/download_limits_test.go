@@ -268,14 +268,7 @@ func TestLoadMapFallsBack(t *testing.T) {
 			s.gamestateFor(t, "arena2", tt.announced)
 			want, _ := tilemap.Parse("x.map", tt.announced)
 			now := int32(1000)
-			c.Connect(s.addr())
-			for i := 0; c.State() < Connected; i++ {
-				if i > 10 {
-					t.Fatalf("handshake stuck in %v", c.State())
-				}
-				step(t, c, s, now, bg.UserCmd{})
-				now += 10
-			}
+			handshake(t, c, s, &now)
 			s.sendGamestate()
 			step(t, c, s, now, bg.UserCmd{})
 			if c.State() != Primed || c.conn.dl != nil {

@@ -39,14 +39,7 @@ func downloadPair(t *testing.T, cfg Config, name string, file []byte) (*Client, 
 	s.gs.Configstrings[bg.CSServerInfo] = `\sv_hostname\fake\mapname\` + name
 	s.gs.Configstrings[bg.CSMapChecksum] = strconv.FormatUint(uint64(m.Checksum), 10)
 	now := int32(1000)
-	c.Connect(s.addr())
-	for i := 0; c.State() < Connected; i++ {
-		if i > 10 {
-			t.Fatalf("handshake stuck in %v", c.State())
-		}
-		step(t, c, s, now, bg.UserCmd{})
-		now += 10
-	}
+	handshake(t, c, s, &now)
 	s.sendGamestate()
 	step(t, c, s, now, bg.UserCmd{})
 	now += ConnectedPacketMsec // the request goes with the next packet

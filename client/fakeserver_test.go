@@ -402,9 +402,9 @@ func step(t *testing.T, c *Client, s *fakeServer, now int32, cmd bg.UserCmd) {
 	s.poll(c)
 }
 
-// connect drives the handshake up to Active at time *now (advanced in
-// 10 ms frames) and returns the first snapshot's time.
-func connect(t *testing.T, c *Client, s *fakeServer, now *int32) {
+// handshake connects c to s and drives the handshake up to Connected at
+// time *now, advanced in 10 ms frames.
+func handshake(t *testing.T, c *Client, s *fakeServer, now *int32) {
 	t.Helper()
 	c.Connect(s.addr())
 	for i := 0; c.State() < Connected; i++ {
@@ -414,6 +414,13 @@ func connect(t *testing.T, c *Client, s *fakeServer, now *int32) {
 		step(t, c, s, *now, bg.UserCmd{})
 		*now += 10
 	}
+}
+
+// connect drives the handshake up to Active at time *now (advanced in
+// 10 ms frames) and returns the first snapshot's time.
+func connect(t *testing.T, c *Client, s *fakeServer, now *int32) {
+	t.Helper()
+	handshake(t, c, s, now)
 	s.sendGamestate()
 	step(t, c, s, *now, bg.UserCmd{})
 	*now += 10

@@ -79,14 +79,7 @@ func TestServerTextShownEscaped(t *testing.T) {
 		c, s := newPair(t, Config{MapDir: filepath.Join(t.TempDir(), "maps"), Logf: log.logf})
 		s.gs.Configstrings[bg.CSServerInfo] = `\sv_hostname\fake\mapname\x` + "\u009b6n\u202e"
 		now := int32(0)
-		c.Connect(s.addr())
-		for i := 0; c.State() < Connected; i++ {
-			if i > 10 {
-				t.Fatalf("handshake stuck in %v", c.State())
-			}
-			step(t, c, s, now, bg.UserCmd{})
-			now += 10
-		}
+		handshake(t, c, s, &now)
 		s.sendGamestate()
 		step(t, c, s, now, bg.UserCmd{})
 		st, ok := c.Download()

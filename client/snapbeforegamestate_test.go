@@ -16,14 +16,7 @@ func TestSnapshotBeforeGamestate(t *testing.T) {
 	var got []SnapshotInfo
 	c.Hooks.Snapshot = func(info SnapshotInfo, _ *bg.PlayerState, _ []bg.EntityState) { got = append(got, info) }
 	now := int32(0)
-	c.Connect(s.addr())
-	for i := 0; c.State() < Connected; i++ {
-		if i > 10 {
-			t.Fatalf("handshake stuck in %v", c.State())
-		}
-		step(t, c, s, now, bg.UserCmd{})
-		now += 10
-	}
+	handshake(t, c, s, &now)
 	s.sendSnapshot(1000, bg.PlayerState{CommandTime: 1000, ClientNum: 3}, []bg.EntityState{{Number: 5, EType: 2}}, 0, 0)
 	step(t, c, s, now, bg.UserCmd{})
 	now += 10

@@ -85,15 +85,7 @@ func startHostileServer(t *testing.T, bin, attack string, flags ...string) (*pro
 	t.Helper()
 	args := append([]string{"server", "-listen", "127.0.0.1:0", "-attack", attack, "-duration", hostileDuration}, flags...)
 	p := start(t, t.TempDir(), bin, args...)
-	if !waitFor(10*time.Second, func() bool { return hostileListenRE.MatchString(p.stderr.String()) }, p.done) {
-		t.Fatalf("hostile %s did not say where it listens within 10 s (exited: %v)\n%s", strings.Join(args, " "), p.done(), p.stderr.String())
-	}
-	m := hostileListenRE.FindStringSubmatch(p.stderr.String())
-	addr, err := netip.ParseAddrPort(m[1])
-	if err != nil {
-		t.Fatalf("hostile server listens on %q: %v", m[1], err)
-	}
-	return p, addr
+	return p, listenAddr(t, p, hostileListenRE, p.stderr, "hostile "+strings.Join(args, " "))
 }
 
 // headlessAgainst runs one headless client with no time limit of its

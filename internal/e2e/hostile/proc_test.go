@@ -165,6 +165,22 @@ type server struct {
 
 var listeningRE = regexp.MustCompile(`Tremor server listening on (\S+)`)
 
+// listenAddr waits up to 10 s for the line of p's output out that re
+// matches and returns the address its first group names: where the
+// program (what, for the failure) listens.
+func listenAddr(t *testing.T, p *proc, re *regexp.Regexp, out *testutil.LockedBuffer, what string) netip.AddrPort {
+	t.Helper()
+	if !waitFor(10*time.Second, func() bool { return re.MatchString(out.String()) }, p.done) {
+		t.Fatalf("%s did not say where it listens within 10 s (exited: %v)\n%s", what, p.done(), out.String())
+	}
+	m := re.FindStringSubmatch(out.String())
+	addr, err := netip.ParseAddrPort(m[1])
+	if err != nil {
+		t.Fatalf("%s listens on %q: %v", what, m[1], err)
+	}
+	return addr
+}
+
 // startServer starts the server with the extra command-line arguments
 // (+set lines) and +map arena1, waits until it answers getinfo, and stops
 // it with quit when the test ends, printing the end of its log if the
@@ -194,15 +210,7 @@ func startServer(t *testing.T, bin string, args ...string) *server {
 		}
 	})
 
-	if !waitFor(10*time.Second, func() bool { return listeningRE.MatchString(p.stdout.String()) }, p.done) {
-		t.Fatalf("server %s did not say where it listens within 10 s (exited: %v)\n%s", strings.Join(all, " "), p.done(), p.stdout.String())
-	}
-	m := listeningRE.FindStringSubmatch(p.stdout.String())
-	addr, err := netip.ParseAddrPort(m[1])
-	if err != nil {
-		t.Fatalf("server listens on %q: %v", m[1], err)
-	}
-	s.addr = addr
+	s.addr = listenAddr(t, p, listeningRE, p.stdout, "server "+strings.Join(all, " "))
 	if !waitFor(10*time.Second, func() bool { return strings.Contains(p.stdout.String(), "map arena1 loaded") }, p.done) {
 		t.Fatalf("server did not load arena1 within 10 s (exited: %v)\n%s", p.done(), tail(p.stdout.String(), 30))
 	}
