@@ -103,6 +103,9 @@ type ClassroomView struct {
 	selected uint64  // this frame's m.Selected()
 	maxW     float64 // when > 0, text is cut to this width: the column being drawn
 	numBuf   []byte
+	// panes are the world panes' images, each its pane's size, that
+	// drawWorld paints the panes' worlds into.
+	panes [3]*ebiten.Image
 }
 
 // packetMark is a packet drawn in a lane, for PacketAt.
@@ -321,7 +324,19 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 		return 2
 	}
 	v.wp.colour = func(n int32) color.RGBA { return classColours[who(n)] }
-	dst := screen.SubImage(r).(*ebiten.Image)
+	// The world is painted into the pane's own image, at its origin, and
+	// that image drawn on the screen at the pane's place: the image
+	// clips the painting to the pane. A SubImage of the screen would
+	// not: the client draws its frames straight onto the window's
+	// framebuffer when it can (cmd/client, finalscreen.go), whose rows
+	// OpenGL counts from the bottom, and Ebitengine flips the drawing
+	// for it but not the SubImage's clip rectangle, so a pane near the
+	// top was clipped to the rows mirrored near the bottom, where none
+	// of its world is, and stayed empty (in the browser, and in the
+	// window whenever no screenshot was being taken).
+	dst := v.paneImage(pane, r.Size())
+	dst.Clear()
+	r0 := image.Rectangle{Max: r.Size()} // the pane, in dst's pixels
 	t := m.Now().Seconds()
 	if pane == classroom.PaneServer {
 		// Both players in view when they are near enough; the whole map
@@ -340,7 +355,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 			scale = min(scale, max(whole, float64(r.Dx())/span))
 			cx = (xs[0] + xs[1]) / 2
 		}
-		v.wp.begin(dst, paneView(r, cx, mapH/2, scale, mapW, mapH), t)
+		v.wp.begin(dst, paneView(r0, cx, mapH/2, scale, mapW, mapH), t)
 		st := m.ServerTime()
 		for i := range m.ServerEntities() {
 			es := &m.ServerEntities()[i]
@@ -364,7 +379,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 			return
 		}
 		px, py := cg.DrawnOrigin.Px()
-		v.wp.begin(dst, paneView(r, px, py, scale, mapW, mapH), t)
+		v.wp.begin(dst, paneView(r0, px, py, scale, mapW, mapH), t)
 		for _, ce := range cg.Entities {
 			v.wp.entity(dst, &ce.Current, ce.Lerp, t, 0)
 		}
@@ -386,6 +401,9 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	labels := [3]string{"P1", "P2", "bot"}
 	v.labels.Reset()
 	v.wp.drawTags(dst, &v.tp, &v.labels, 1, 1, func(n int32) string { return labels[who(n)] }, func(n int32) color.RGBA { return classColours[who(n)] })
+	var op ebiten.DrawImageOptions
+	op.GeoM.Translate(x0, y0)
+	screen.DrawImage(dst, &op)
 	caption := "no prediction, no interpolation"
 	if pane != classroom.PaneServer {
 		caption = "white outline: the server's P" + strconv.Itoa(pane/2+1) + " now"
@@ -397,6 +415,19 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	v.b.flush(screen)
 	v.text(screen, caption, x0+float64(l.Pad), cy+float64(l.Pad)/2, colDim)
 	v.maxW = 0
+}
+
+// paneImage returns the image world pane i is painted into, of size
+// size: the last one when it has that size, else a new one.
+func (v *ClassroomView) paneImage(i int, size image.Point) *ebiten.Image {
+	if img := v.panes[i]; img != nil {
+		if img.Bounds().Size() == size {
+			return img
+		}
+		img.Deallocate()
+	}
+	v.panes[i] = ebiten.NewImage(max(1, size.X), max(1, size.Y))
+	return v.panes[i]
 }
 
 // drawLanes draws the two lanes and every packet in them.

@@ -54,9 +54,12 @@ func (p *worldPainter) dispose() { p.tiles.dispose() }
 
 // begin starts painting with view v on dst (the screen, or an image
 // the world is drawn into): the background and the tiles, then what
-// moves on them, into the batches. dst should be clipped to v's
-// viewport (a SubImage) when the viewport is not all of it. t is the
-// animation time, in seconds.
+// moves on them, into the batches. v's viewport should be all of dst,
+// which clips what is drawn outside it: a part of the screen is painted
+// into an image of its size that is then drawn there, since a SubImage
+// of the screen does not clip where it should on the window's
+// framebuffer (see ClassroomView.drawWorld). t is the animation time,
+// in seconds.
 func (p *worldPainter) begin(dst *ebiten.Image, v view.View, t float64) {
 	p.view = v
 	p.ntags = 0
