@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tremor/ui/draw/view"
 )
 
 var (
@@ -28,13 +30,21 @@ var (
 	frames = flag.Int("frames", 60, "frames to wait for after the game is in view")
 )
 
-// pages are the page addresses TestBrowser opens, each with the name of
-// its screenshot: the classroom view as the Must-show has it
-// (Player 1 without prediction on 200 ms each way, Player 2 predicted on
-// a clean link), and the local game against bots.
-var pages = []struct{ name, query string }{
-	{"classroom", "?+classroom&+p1 cl_nopredict 1&+p1 lag 200"},
-	{"game", "?+map arena1&+addbot 3"},
+// page is a page address TestBrowser opens: the name of its screenshot,
+// the query (the client's command line) and, if not nil, a check of its
+// screenshot besides the one every page has.
+type page struct {
+	name, query string
+	check       func(t *testing.T, img image.Image, path string)
+}
+
+// pages are the page addresses TestBrowser opens: the classroom view as
+// the Must-show has it (Player 1 without prediction on 200 ms
+// each way, Player 2 predicted on a clean link), whose three world panes
+// must show their worlds, and the local game against bots.
+var pages = []page{
+	{"classroom", "?+classroom&+p1 cl_nopredict 1&+p1 lag 200", checkClassroomPanes},
+	{"game", "?+map arena1&+addbot 3", nil},
 }
 
 // The page hook's state (web/index.html: globalThis.tremor).
@@ -122,15 +132,14 @@ func TestBrowser(t *testing.T) {
 	}
 	list := pages
 	if *query != "" {
-		list = list[:0:0]
-		list = append(list, struct{ name, query string }{"page", *query})
+		list = []page{{"page", *query, nil}}
 	}
 	dirShots := *shots
 	if dirShots == "" {
 		dirShots = tmp
 	}
 	for _, pg := range list {
-		openPage(t, c, s, base, pg.query, filepath.Join(dirShots, "webtest-"+pg.name+".png"), &mu, &console, &bad)
+		openPage(t, c, s, base, pg, filepath.Join(dirShots, "webtest-"+pg.name+".png"), &mu, &console, &bad)
 		if t.Failed() {
 			return
 		}
@@ -208,11 +217,13 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
-// openPage opens base's index.html with query in session s, waits until
-// the game is in view and -frames more frames are drawn, saves a
-// screenshot in path and checks it and the console (see TestBrowser).
-func openPage(t *testing.T, c *cdp, s, base, query, path string, mu *sync.Mutex, console, bad *[]string) {
+// openPage opens base's index.html with pg's query in session s, waits
+// until the game is in view and -frames more frames are drawn, saves a
+// screenshot in path and checks it (with pg.check too) and the console
+// (see TestBrowser).
+func openPage(t *testing.T, c *cdp, s, base string, pg page, path string, mu *sync.Mutex, console, bad *[]string) {
 	t.Helper()
+	query := pg.query
 	const callTimeout = 30 * time.Second
 	mu.Lock()
 	from, fromBad := len(*console), len(*bad)
@@ -303,7 +314,52 @@ func openPage(t *testing.T, c *cdp, s, base, query, path string, mu *sync.Mutex,
 	if n := colours(img); n < 64 {
 		t.Errorf("the page has %d distinct colours, want at least 64 (a drawn frame): %s", n, path)
 	}
+	if pg.check != nil {
+		pg.check(t, img, path)
+	}
+}
 
+// checkClassroomPanes checks that each of the classroom's three world
+// panes in img (the 1280x720 page, at the UI scale the window picks for
+// it) shows a world: a drawn pane has a sky gradient, shaded tiles and
+// figures, thousands of colours with none covering more than a few per
+// cent of it, where a pane left empty is its background's one colour.
+// The caption at the pane's bottom is left out. The bounds are loose, so
+// that a loaded machine drawing fewer frames, players anywhere, and
+// colours smoothed by the pane's scale pass alike.
+func checkClassroomPanes(t *testing.T, img image.Image, path string) {
+	t.Helper()
+	b := img.Bounds()
+	l := view.ClassroomLayout(b.Dx(), b.Dy(), view.UIScale(0, b.Dx(), b.Dy()))
+	names := [3]string{"Player 1's", "the server's", "Player 2's"}
+	for i, r := range l.Pane {
+		r.Max.Y -= 2 * l.LineH // the caption
+		common, n := colourSpread(img, r)
+		if n < 64 || common > 0.5 {
+			t.Errorf("%s world pane %v has %d distinct colours and its commonest covers %.0f%% of it, want at least 64 and at most 50%% (a drawn world, not an empty pane): %s",
+				names[i], r, n, 100*common, path)
+		}
+	}
+}
+
+// colourSpread returns how many distinct colours r of img has and what
+// share of r's pixels the commonest covers.
+func colourSpread(img image.Image, r image.Rectangle) (common float64, n int) {
+	r = r.Intersect(img.Bounds())
+	if r.Empty() {
+		return 1, 0
+	}
+	count := make(map[[3]uint32]int)
+	most := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			k := [3]uint32{cr, cg, cb}
+			count[k]++
+			most = max(most, count[k])
+		}
+	}
+	return float64(most) / float64(r.Dx()*r.Dy()), len(count)
 }
 
 // describeEvent returns a devtools event as a console line, and whether
