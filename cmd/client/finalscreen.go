@@ -15,7 +15,14 @@ import "github.com/hajimehoshi/ebiten/v2"
 // The offscreen is used as before for a frame that is read back (a
 // screenshot is due) and whenever the window's pixels differ from the
 // offscreen's (a high-DPI or scaled screen), and when the final screen
-// is not an *ebiten.Image, as it is in Ebitengine 2.8.
+// is not an *ebiten.Image, as it is in Ebitengine 2.8. It is used too
+// while a world overlay is on (cg_showSnapBox, cg_showGhosts,
+// cg_showUnlagged): those clip to the screen above the status bar with a
+// SubImage, and on the framebuffer, whose rows OpenGL counts from the
+// bottom, Ebitengine 2.8 flips what is drawn but not a SubImage's clip,
+// so they were cut from the top rows and drawn over the status bar.
+// (The classroom's panes draw into images of their own for the same
+// reason.)
 
 // finalScreen is the state of drawing to the final screen.
 type finalScreen struct {
@@ -35,7 +42,7 @@ var markImage = ebiten.NewImage(1, 1)
 // (see finalScreen).
 func (g *game) Draw(offscreen *ebiten.Image) {
 	fs := &g.final
-	fs.late = fs.direct && g.shot == ""
+	fs.late = fs.direct && g.shot == "" && !g.clipsScreen()
 	if fs.late {
 		offscreen.DrawImage(markImage, &fs.mark)
 		return
@@ -70,4 +77,10 @@ func (g *game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Imag
 func isIdentity(m *ebiten.GeoM) bool {
 	return m.Element(0, 0) == 1 && m.Element(1, 1) == 1 && m.Element(0, 1) == 0 &&
 		m.Element(1, 0) == 0 && m.Element(0, 2) == 0 && m.Element(1, 2) == 0
+}
+
+// clipsScreen reports whether this frame draws through a SubImage of the
+// screen (a world overlay), which must not be the framebuffer.
+func (g *game) clipsScreen() bool {
+	return g.cv.ShowSnapBox || g.cv.ShowGhosts || g.cv.ShowUnlagged
 }
