@@ -18,6 +18,7 @@ func (g *game) drawOverlays(screen *ebiten.Image, dt float64, notify bool) {
 		g.conFrac = max(0, g.conFrac-dt*consoleSpeed)
 	}
 	now := int64(g.now)
+	g.ui.Scale = g.cv.UIScale
 	if notify && g.conFrac == 0 && !g.menu.IsOpen() {
 		g.ui.DrawNotify(screen, g.sb, now)
 	}

@@ -10,17 +10,21 @@ import (
 )
 
 // DrawChatField draws the chat line being typed (messagemode) above the
-// HUD: "say: " and the text with a blinking cursor.
+// HUD: "say: " and the text with a blinking cursor, at twice the UI
+// scale.
 func (u *UI) DrawChatField(screen *ebiten.Image, p *console.Prompt, now int64) {
 	b := screen.Bounds()
-	y := float64(b.Dy()) - 110
-	vector.DrawFilledRect(screen, 8, float32(y)-4, float32(b.Dx())-16, 34, colPanel, false)
-	u.text(screen, "say:", 16, y, 2, colArmor)
-	const x0, charW = 16 + 5*14, 14 // the font at scale 2
+	s := u.uiScale(b.Dx(), b.Dy())
+	ts := 2 * s     // the text's scale
+	charW := 7 * ts // and a character's width at it
+	y := float64(b.Dy()) - 110*s
+	vector.DrawFilledRect(screen, float32(8*s), float32(y-4*s), float32(float64(b.Dx())-16*s), float32(34*s), colPanel, false)
+	u.text(screen, "say:", 16*s, y, ts, colArmor)
+	x0 := 16*s + 5*charW
 	text := p.Text()
-	u.text(screen, text, x0, y, 2, colWhite)
+	u.text(screen, text, x0, y, ts, colWhite)
 	if (now/500)%2 == 0 {
 		cur := utf8.RuneCountInString(text[:p.Cursor()])
-		u.text(screen, "_", x0+float64(cur*charW), y+2, 2, colWhite)
+		u.text(screen, "_", x0+float64(cur)*charW, y+2*s, ts, colWhite)
 	}
 }

@@ -30,7 +30,8 @@ type ConsoleView struct {
 	Version string
 }
 
-// Console layout, in pixels: the console uses the fixed font at scale 1.
+// Console layout, in pixels at UI scale 1: the console uses the fixed
+// font at the UI scale, and every size here is multiplied by it.
 const (
 	conCharW   = 7  // basicfont.Face7x13's advance
 	conLineH   = 13 // and its line height
@@ -68,58 +69,62 @@ func (u *UI) DrawConsole(screen *ebiten.Image, v ConsoleView) {
 	}
 	b := screen.Bounds()
 	w, h := float64(b.Dx()), float64(b.Dy())
+	s := u.uiScale(b.Dx(), b.Dy())
+	charW, lineH, margin, edge, gap := conCharW*s, conLineH*s, conMargin*s, math.Round(conEdge*s), 4*s
 	full := math.Floor(h / 2)
 	bottom := math.Round(full * min(v.Frac, 1)) // the panel's height on screen
 	vector.DrawFilledRect(screen, 0, 0, float32(w), float32(bottom), colConBack, false)
-	vector.DrawFilledRect(screen, 0, float32(bottom-conEdge), float32(w), conEdge, colConEdge, false)
+	vector.DrawFilledRect(screen, 0, float32(bottom-edge), float32(w), float32(edge), colConEdge, false)
 
 	// The prompt row, with the version at its right.
-	py := bottom - conEdge - 4 - conLineH
-	right := w - conMargin
+	py := bottom - edge - gap - lineH
+	right := w - margin
 	if v.Version != "" {
-		vw := text.Advance(v.Version, u.face)
-		u.text(screen, v.Version, right-vw, py, 1, colConDim)
-		right -= vw + 2*conCharW
+		vw := text.Advance(v.Version, u.face) * s
+		u.text(screen, v.Version, right-vw, py, s, colConDim)
+		right -= vw + 2*charW
 	}
-	u.drawPrompt(screen, v.Prompt, conMargin, py, right, v.Now)
+	u.drawPrompt(screen, v.Prompt, margin, py, right, v.Now, s)
 
 	// The text rows above it. Their number is the full console's, so that
 	// sliding does not change how far the scrollback scrolls.
-	rows := int((full - conEdge - 4 - conLineH - 4 - conMargin) / conLineH)
+	rows := int((full - edge - gap - lineH - gap - margin) / lineH)
 	rows = min(max(rows, 1), conMaxRows)
-	y := py - 4 - conLineH // the lowest text row
+	y := py - gap - lineH // the lowest text row
 	if v.Scrollback.ScrolledBack() {
-		cols := min(int((w-2*conMargin)/conCharW), len(conMarker))
-		u.text(screen, conMarker[:max(cols, 0)], conMargin, y, 1, colConMarker)
-		y -= conLineH
+		cols := min(int((w-2*margin)/charW), len(conMarker))
+		u.text(screen, conMarker[:max(cols, 0)], margin, y, s, colConMarker)
+		y -= lineH
 		rows--
 	}
 	var buf [conMaxRows]string
 	lines := v.Scrollback.Visible(buf[:0], rows)
-	for i := len(lines) - 1; i >= 0 && y > -conLineH; i-- {
-		u.text(screen, lines[i], conMargin, y, 1, colConText)
-		y -= conLineH
+	for i := len(lines) - 1; i >= 0 && y > -lineH; i-- {
+		u.text(screen, lines[i], margin, y, s, colConText)
+		y -= lineH
 	}
 }
 
 // drawPrompt draws "]" and the prompt's line at (x, y), scrolled
 // sideways so that the cursor stays left of right, with the cursor shown
-// for the first half of each blink period.
-func (u *UI) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, right float64, now int64) {
-	u.text(screen, "]", x, y, 1, colConPrompt)
-	x += conCharW
+// for the first half of each blink period, all at UI scale sc.
+func (u *UI) drawPrompt(screen *ebiten.Image, p *console.Prompt, x, y, right float64, now int64, sc float64) {
+	charW := conCharW * sc
+	u.text(screen, "]", x, y, sc, colConPrompt)
+	x += charW
 	s, cur := p.Text(), p.Cursor()
-	cols := max(int((right-x)/conCharW)-1, 1) // one column for the cursor at the end
+	cols := max(int((right-x)/charW)-1, 1) // one column for the cursor at the end
 	// Scroll: the first shown rune is far enough right to show the cursor.
 	start := 0
 	if n := utf8.RuneCountInString(s[:cur]); n >= cols {
 		start = runeOffset(s, n-cols+1)
 	}
 	end := start + runeOffset(s[start:], cols)
-	u.text(screen, s[start:end], x, y, 1, colConPrompt)
+	u.text(screen, s[start:end], x, y, sc, colConPrompt)
 	if now%(2*conBlinkMs) < conBlinkMs {
-		cx := x + text.Advance(s[start:cur], u.face)
-		vector.DrawFilledRect(screen, float32(cx), float32(y+conLineH-2), conCharW, 2, colConCursor, false)
+		cx := x + text.Advance(s[start:cur], u.face)*sc
+		ch := math.Max(2, math.Round(2*sc))
+		vector.DrawFilledRect(screen, float32(cx), float32(y+conLineH*sc-ch), float32(charW), float32(ch), colConCursor, false)
 	}
 }
 
@@ -145,9 +150,10 @@ func (u *UI) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now int64)
 	// Below the net graph's corner and the chat block, so that none of
 	// the three covers another.
 	b := screen.Bounds()
+	s := u.uiScale(b.Dx(), b.Dy())
 	y0 := float64(NetGraphRect(b.Dx(), b.Dy()).Max.Y + 16 + ChatLines*24)
 	var buf [console.NotifyLines]string
 	for i, l := range sb.Notify(buf[:0], now) {
-		u.text(screen, l, 12, y0+float64(i*conLineH), 1, colConText)
+		u.text(screen, l, 12, y0+float64(i)*conLineH*s, s, colConText)
 	}
 }

@@ -35,59 +35,64 @@ func (u *UI) DrawMenu(screen *ebiten.Image, m *menu.Model) {
 		return
 	}
 	b := screen.Bounds()
+	m.SetScale(u.uiScale(b.Dx(), b.Dy()))
 	v := m.Layout(b.Dx(), b.Dy())
+	ui := v.Scale
 	vector.DrawFilledRect(screen, 0, 0, float32(b.Dx()), float32(b.Dy()), colMenuShade, false)
 
 	p := v.Panel
 	px, py, pw, ph := float32(p.X), float32(p.Y), float32(p.W), float32(p.H)
 	vector.DrawFilledRect(screen, px, py, pw, ph, colMenuPanel, false)
-	vector.StrokeRect(screen, px, py, pw, ph, 2, colMenuBorder, false)
+	vector.StrokeRect(screen, px, py, pw, ph, float32(2*ui), colMenuBorder, false)
 	cx := float64(p.X) + float64(p.W)/2
-	u.centreText(screen, v.Title, cx, float64(v.TitleY), menu.TitleScale, colMenuAccent)
+	u.centreText(screen, v.Title, cx, float64(v.TitleY), menu.TitleScale*ui, colMenuAccent)
 
 	for i := range v.Items {
-		u.drawMenuItem(screen, &v.Items[i])
+		u.drawMenuItem(screen, &v.Items[i], ui)
 	}
 	if v.Browser != nil {
-		u.drawBrowser(screen, v.Browser)
+		u.drawBrowser(screen, v.Browser, ui)
 	}
 	if n := len(v.Items); n > 0 {
-		right := float64(p.X+p.W) - 14
+		right := float64(p.X+p.W) - 14*ui
 		if v.MoreAbove {
-			u.centreText(screen, "^", right, float64(v.Items[0].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+			r := v.Items[0].Row
+			u.centreText(screen, "^", right, float64(r.Y+r.H/2), menu.TextScale*ui, colMenuDim)
 		}
 		if v.MoreBelow {
-			u.centreText(screen, "v", right, float64(v.Items[n-1].Row.Y+menu.RowHeight/2), menu.TextScale, colMenuDim)
+			r := v.Items[n-1].Row
+			u.centreText(screen, "v", right, float64(r.Y+r.H/2), menu.TextScale*ui, colMenuDim)
 		}
 	}
+	foot := p.W - int(32*ui)
 	if v.Message != "" {
-		u.centreText(screen, v.Message, cx, float64(v.MessageY), u.fitScale(v.Message, p.W-32), colLow)
+		u.centreText(screen, v.Message, cx, float64(v.MessageY), u.fitScale(v.Message, foot, ui), colLow)
 	}
-	u.centreText(screen, v.Hint, cx, float64(v.HintY), u.fitScale(v.Hint, p.W-32), colMenuDim)
+	u.centreText(screen, v.Hint, cx, float64(v.HintY), u.fitScale(v.Hint, foot, ui), colMenuDim)
 }
 
-// drawMenuItem draws one row of the menu.
-func (u *UI) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
-	const s = menu.TextScale
+// drawMenuItem draws one row of the menu at UI scale ui.
+func (u *UI) drawMenuItem(screen *ebiten.Image, it *menu.Item, ui float64) {
+	s := menu.TextScale * ui
 	row := it.Row
 	ty := float64(it.TextY)
 	labelCol := colWhite
 	if it.Selected {
 		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), float32(row.W), float32(row.H), colMenuSelect, false)
-		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), 4, float32(row.H), colMenuAccent, false)
+		vector.DrawFilledRect(screen, float32(row.X), float32(row.Y), float32(4*ui), float32(row.H), colMenuAccent, false)
 		labelCol = colMenuAccent
 	}
 	u.text(screen, it.Label, float64(it.LabelX), ty, s, labelCol)
 	if it.Detail != "" {
 		lw, _ := text.Measure(it.Label, u.face, 0)
-		u.text(screen, it.Detail, float64(it.LabelX)+lw*s+12, ty+11, menu.DetailScale, colMenuDim)
+		u.text(screen, it.Detail, float64(it.LabelX)+lw*s+12*ui, ty+11*ui, menu.DetailScale*ui, colMenuDim)
 	}
 
 	right := float64(it.ValueRight)
 	if it.Unit != "" {
-		u.rightText(screen, it.Unit, right, ty+11, menu.DetailScale, colMenuDim)
+		u.rightText(screen, it.Unit, right, ty+11*ui, menu.DetailScale*ui, colMenuDim)
 		uw, _ := text.Measure(it.Unit, u.face, 0)
-		right -= uw + 6
+		right -= (uw + 6) * ui
 	}
 	vw, _ := text.Measure(it.Value, u.face, 0)
 	vw *= s
@@ -108,18 +113,19 @@ func (u *UI) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 		vector.DrawFilledRect(screen, bx, by, bw, bh, colMenuBarBg, false)
 		vector.DrawFilledRect(screen, bx, by, bw*float32(it.Fraction), bh, colMenuBar, false)
 		kx := bx + bw*float32(it.Fraction)
-		vector.DrawFilledRect(screen, kx-3, by-4, 6, bh+8, colWhite, false)
+		k := float32(ui)
+		vector.DrawFilledRect(screen, kx-3*k, by-4*k, 6*k, bh+8*k, colWhite, false)
 		u.rightText(screen, it.Value, right, ty, s, colWhite)
 	case menu.KindText:
 		// A box marks the field even when empty; the caret shows where
 		// typing goes.
-		caret := float64(menu.GlyphW * s)
-		w := max(vw+caret+12, 12*menu.GlyphW*s)
+		caret := menu.GlyphW * s
+		w := max(vw+caret+12*ui, 12*menu.GlyphW*s)
 		border := colMenuBarBg
 		if it.Editing {
 			border = colMenuBorder
 		}
-		bx, by, bw, bh := float32(right-w), float32(row.Y+3), float32(w+6), float32(row.H-6)
+		bx, by, bw, bh := float32(right-w), float32(float64(row.Y)+3*ui), float32(w+6*ui), float32(float64(row.H)-6*ui)
 		vector.DrawFilledRect(screen, bx, by, bw, bh, colMenuField, false)
 		vector.StrokeRect(screen, bx, by, bw, bh, 1, border, false)
 		if it.Editing {
@@ -141,12 +147,12 @@ func (u *UI) drawMenuItem(screen *ebiten.Image, it *menu.Item) {
 	}
 }
 
-// fitScale returns menu.TextScale if s fits in width pixels at that
-// scale, and 1 otherwise.
-func (u *UI) fitScale(s string, width int) float64 {
+// fitScale returns menu.TextScale times the UI scale ui if s fits in
+// width pixels at that scale, and ui otherwise.
+func (u *UI) fitScale(s string, width int, ui float64) float64 {
 	w, _ := text.Measure(s, u.face, 0)
-	if w*menu.TextScale <= float64(width) {
-		return menu.TextScale
+	if w*menu.TextScale*ui <= float64(width) {
+		return menu.TextScale * ui
 	}
-	return 1
+	return ui
 }

@@ -25,7 +25,9 @@
 // [Model.MouseMove] and [Model.Click] test the mouse against the last
 // layout. The layout assumes a 7×13-pixel font drawn at [TextScale] for
 // items and [TitleScale] for the title; it scrolls when the window is too
-// short for a page.
+// short for a page. At a UI scale other than 1 ([Model.SetScale]) it
+// lays the page out on a screen that much smaller and multiplies every
+// rectangle by the scale, so that the hit tests match what is drawn.
 //
 // # Input
 //

@@ -143,6 +143,7 @@ type Model struct {
 	view    View
 	rows    []int // entry index of each View item
 	laidOut bool
+	scale   float64 // the UI scale of the next Layout; 0 is 1
 
 	br browserState
 }

@@ -2,8 +2,9 @@ package menu
 
 import "math"
 
-// Layout metrics, in screen pixels. The layout assumes a font whose glyph
-// cell is GlyphW×GlyphH at scale 1 (basicfont's 7×13).
+// Layout metrics, in pixels at UI scale 1 (SetScale multiplies them all).
+// The layout assumes a font whose glyph cell is GlyphW×GlyphH at scale 1
+// (basicfont's 7×13).
 const (
 	GlyphW, GlyphH = 7, 13
 	TextScale      = 2 // items, message and hint
@@ -53,6 +54,11 @@ type Item struct {
 // View is a laid-out page: what the drawer paints. It belongs to the
 // model and is rewritten by the next Layout.
 type View struct {
+	// Scale is the UI scale the view was laid out at (Model.SetScale).
+	// Every rectangle and Y is in screen pixels already; the drawer
+	// multiplies its text scales (TextScale, TitleScale, DetailScale,
+	// TableScale) and its own offsets by Scale.
+	Scale     float64
 	Panel     Rect
 	Title     string
 	TitleY    int // centre line of the title, centred on the panel
@@ -96,7 +102,79 @@ var hints = func() (h [KindKey + 1][3]string) {
 // next Layout. The view and its Items are reused: they are valid until
 // the next call. Layout allocates nothing once the slices have grown,
 // except when the keys bound to an action change.
+//
+// At a UI scale s other than 1 (SetScale), the page is laid out on a
+// w/s × h/s screen and every rectangle and Y is then multiplied by s, so
+// that the panel, its rows and its text grow together and the mouse hit
+// tests, which use the scaled rectangles, hit what is drawn.
 func (m *Model) Layout(w, h int) *View {
+	s := m.Scale()
+	var v *View
+	if s == 1 {
+		v = m.layout(w, h)
+	} else {
+		v = m.layout(int(float64(w)/s), int(float64(h)/s))
+		v.scaleBy(s)
+	}
+	v.Scale = s
+	return v
+}
+
+// SetScale sets the UI scale of the following Layouts (view.UIScale's:
+// ui_scale, or picked from the window); s <= 0 is 1.
+func (m *Model) SetScale(s float64) { m.scale = s }
+
+// Scale returns the UI scale of the following Layouts.
+func (m *Model) Scale() float64 {
+	if m.scale <= 0 {
+		return 1
+	}
+	return m.scale
+}
+
+// scaleBy multiplies every rectangle and Y of v, and of its browser
+// table, by s. A rectangle's edges are scaled, not its width, so that
+// rows laid edge to edge stay so.
+func (v *View) scaleBy(s float64) {
+	n := func(x int) int { return int(math.Round(float64(x) * s)) }
+	r := func(rc *Rect) {
+		x0, y0 := n(rc.X), n(rc.Y)
+		rc.W, rc.H = n(rc.X+rc.W)-x0, n(rc.Y+rc.H)-y0
+		rc.X, rc.Y = x0, y0
+	}
+	r(&v.Panel)
+	v.TitleY, v.MessageY, v.HintY = n(v.TitleY), n(v.MessageY), n(v.HintY)
+	for i := range v.Items {
+		it := &v.Items[i]
+		r(&it.Row)
+		if it.Bar.W > 0 {
+			r(&it.Bar)
+		}
+		it.LabelX, it.TextY, it.ValueRight = n(it.LabelX), n(it.TextY), n(it.ValueRight)
+	}
+	b := v.Browser
+	if b == nil {
+		return
+	}
+	for i := range b.Tabs {
+		r(&b.Tabs[i].Rect)
+	}
+	for i := range b.Columns {
+		r(&b.Columns[i].Rect)
+	}
+	for i := range b.Rows {
+		r(&b.Rows[i].Rect)
+		b.Rows[i].TextY = n(b.Rows[i].TextY)
+	}
+	for i := range b.Buttons {
+		r(&b.Buttons[i].Rect)
+	}
+	r(&b.Table)
+	b.StatusY = n(b.StatusY)
+}
+
+// layout is Layout at UI scale 1.
+func (m *Model) layout(w, h int) *View {
 	v := &m.view
 	if m.Page() == PageBrowser {
 		m.laidOut = true

@@ -66,7 +66,7 @@ func Declare(t *console.Table, w *Window, on Hooks) {
 	v.Float64Var(&w.RScale, "r_scale", 1, 0, 1, a,
 		"share of the screen's width and height the world is drawn at (0.5: a quarter of the pixels; text stays sharp); 0 chooses it from the frame time")
 	v.Float64Var(&w.UIScale, "ui_scale", 0, 0, 4, a,
-		"size of the classroom view's text and switches and of the names and labels over the game (1: as at 1280x720, 1.5 half as big again); 0 picks it from the window: 1 at 1280x720, 1.5 at 1920x1080, 2 at 2560x1440")
+		"size of the console, chat field, menus, classroom view and the names and labels over the game, not the HUD (1: as at 1280x720, 1.5 half as big again); 0 picks it from the window: 1 at 1280x720, 1.5 at 1920x1080, 2 at 2560x1440")
 	v.OnChange(on.Fullscreen).BoolVar(&w.Fullscreen, "r_fullscreen", false, a,
 		"fill the screen instead of a window (F11 toggles it)")
 	v.OnChange(on.Volume).Float64Var(&w.Volume, "s_volume", 0.7, 0, 1, a,
