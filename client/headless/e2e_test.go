@@ -375,6 +375,35 @@ func playAcrossGamestates(t *testing.T, ts *testServer, seed, gamestates uint64)
 	checkMisses(t, ts, rep.Totals.PredictionMisses, rep.Totals.PredictionErrorMax)
 }
 
+// upstreamTrouble returns the packets the server saw lost on the way up
+// and the usercmds it pulled back, over every headless client: those it
+// has dropped (counted by OnDrop) and those it still holds. The clients
+// still held matter: the clients disconnect when the run ends, but a
+// loaded server may not have read their disconnects yet when the test
+// looks, and then OnDrop has counted none of them and a run that pulled
+// back hundreds of usercmds seemed to have had a clean connection.
+func (ts *testServer) upstreamTrouble(t *testing.T) (upLost, clamped uint64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ok := ts.srv.Do(ctx, func() {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		upLost, clamped = ts.upLost, ts.clamped
+		for i := range bg.MaxClients {
+			// A zombie was dropped: OnDrop has counted it.
+			if ci := ts.srv.Client(i); !ci.Bot && ci.State > server.StateZombie {
+				upLost += ci.Netchan.PacketsDropped
+				clamped += uint64(ci.UsercmdsClamped)
+			}
+		}
+	})
+	if !ok {
+		t.Fatal("the server did not answer in 30 s")
+	}
+	return upLost, clamped
+}
+
 // checkMisses fails the test on prediction misses. A clean connection
 // gives none, but a loaded machine can still make the server run a
 // different command than the client predicted: UDP on loopback loses a
@@ -383,12 +412,10 @@ func playAcrossGamestates(t *testing.T, ts *testServer, seed, gamestates uint64)
 // fails the test unless the server saw one of those.
 func checkMisses(t *testing.T, ts *testServer, misses int, maxErr float64) {
 	t.Helper()
-	ts.mu.Lock()
-	upLost, clamped := ts.upLost, ts.clamped
-	ts.mu.Unlock()
 	if misses == 0 {
 		return
 	}
+	upLost, clamped := ts.upstreamTrouble(t)
 	if upLost == 0 && clamped == 0 {
 		t.Errorf("%d prediction misses on a clean connection (max %.2f px)", misses, maxErr)
 		return
