@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -128,16 +127,7 @@ func loadDownloaded(dir, name string, checksum uint32) (*tilemap.Map, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, tilemap.MaxFileSize+1))
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	m, err := tilemap.Parse(name+".map", data)
+	m, err := tilemap.Load(root.FS(), strings.TrimSuffix(file, ".map"))
 	if err != nil {
 		return nil, err
 	}
