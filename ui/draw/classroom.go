@@ -103,6 +103,9 @@ type ClassroomView struct {
 	selected uint64  // this frame's m.Selected()
 	maxW     float64 // when > 0, text is cut to this width: the column being drawn
 	numBuf   []byte
+	// nums are P1's and P2's client numbers this frame, -1 before
+	// they have a cgame: who tells them from the bot.
+	nums [2]int32
 	// panes are the world panes' images, each its pane's size, that
 	// drawWorld paints the panes' worlds into.
 	panes [3]*ebiten.Image
@@ -191,6 +194,7 @@ func (v *ClassroomView) Draw(screen *ebiten.Image, m *classroom.Model, f *Classr
 		}
 		if mp != nil {
 			v.wp = newWorldPainter(mp, nil, nil)
+			v.wp.colour = v.colour
 		}
 	}
 	for pane := range 3 {
@@ -307,23 +311,12 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	}
 	mapW, mapH := float64(mp.Width*tilemap.TileSize), float64(mp.Height*tilemap.TileSize)
 	scale, whole := paneScale(r, mapW, mapH)
-	p1, p2 := m.Player(0), m.Player(1)
-	nums := [2]int32{-1, -1}
-	for i, p := range [...]*classroom.Player{p1, p2} {
-		if p.CGame() != nil {
-			nums[i] = p.C.ClientNum()
+	v.nums = [2]int32{-1, -1}
+	for i := range v.nums {
+		if p := m.Player(i); p.CGame() != nil {
+			v.nums[i] = p.C.ClientNum()
 		}
 	}
-	who := func(num int32) int {
-		switch num {
-		case nums[0]:
-			return 0
-		case nums[1]:
-			return 1
-		}
-		return 2
-	}
-	v.wp.colour = func(n int32) color.RGBA { return classColours[who(n)] }
 	// The world is painted into the pane's own image, at its origin, and
 	// that image drawn on the screen at the pane's place: the image
 	// clips the painting to the pane. A SubImage of the screen would
@@ -344,7 +337,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 		var xs [2]float64
 		found := 0
 		for _, sp := range m.ServerPlayers() {
-			if k := who(int32(sp.Num)); k < 2 {
+			if k := v.who(int32(sp.Num)); k < 2 {
 				xs[k], _ = cgame.PointOf(sp.PS.Origin).Px()
 				found++
 			}
@@ -398,9 +391,8 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 		v.wp.playerState(dst, &cg.Predicted, float32(x), float32(y), cg.DrawnOrigin.X, t)
 	}
 	v.wp.end(dst)
-	labels := [3]string{"P1", "P2", "bot"}
 	v.labels.Reset()
-	v.wp.drawTags(dst, &v.tp, &v.labels, 1, 1, func(n int32) string { return labels[who(n)] }, func(n int32) color.RGBA { return classColours[who(n)] })
+	v.wp.drawTags(dst, &v.tp, &v.labels, 1, 1, v.tag, v.colour)
 	var op ebiten.DrawImageOptions
 	op.GeoM.Translate(x0, y0)
 	screen.DrawImage(dst, &op)
@@ -416,6 +408,24 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	v.text(screen, caption, x0+float64(l.Pad), cy+float64(l.Pad)/2, colDim)
 	v.maxW = 0
 }
+
+// who returns which of the classroom's players client num is: 0 for
+// P1, 1 for P2, 2 for the bot.
+func (v *ClassroomView) who(num int32) int {
+	switch num {
+	case v.nums[0]:
+		return 0
+	case v.nums[1]:
+		return 1
+	}
+	return 2
+}
+
+// colour returns client n's colour in the panes.
+func (v *ClassroomView) colour(n int32) color.RGBA { return classColours[v.who(n)] }
+
+// tag returns client n's tag in the panes.
+func (v *ClassroomView) tag(n int32) string { return [3]string{"P1", "P2", "bot"}[v.who(n)] }
 
 // paneImage returns the image world pane i is painted into, of size
 // size: the last one when it has that size, else a new one.
