@@ -451,7 +451,7 @@ func TestPlayJournalCommand(t *testing.T) {
 	if st, ok := r.Replay(); !ok || st.Done || st.Frames != 0 || !strings.HasSuffix(st.Path, "live.jnl") {
 		t.Errorf("status at the start: %+v %v", st, ok)
 	}
-	if err := r.Connect("127.0.0.1:27960"); err == nil {
+	if err := connect(r, "127.0.0.1:27960"); err == nil {
 		t.Error("a replay connected to a server")
 	}
 	n, err := r.ReplayAll()
