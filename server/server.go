@@ -209,9 +209,19 @@ func (c sendConn) WriteTo(p []byte, to netip.AddrPort) error {
 	return c.s.conn.WriteTo(p, to)
 }
 func (c sendConn) ReadFrom(p []byte) (int, netip.AddrPort, error) { return c.s.conn.ReadFrom(p) }
-func (c sendConn) LocalAddr() netip.AddrPort                      { return c.s.local }
-func (c sendConn) SetReadDeadline(t time.Time) error              { return c.s.conn.SetReadDeadline(t) }
-func (c sendConn) Close() error                                   { return nil }
+
+// FragmentSize implements netchan.FragmentSizer: a channel to a peer of a
+// transport with a fragment size of its own (a WebRTC peer) uses it.
+func (c sendConn) FragmentSize(to netip.AddrPort) int {
+	if fs, ok := c.s.conn.(netchan.FragmentSizer); ok {
+		return fs.FragmentSize(to)
+	}
+	return 0
+}
+
+func (c sendConn) LocalAddr() netip.AddrPort         { return c.s.local }
+func (c sendConn) SetReadDeadline(t time.Time) error { return c.s.conn.SetReadDeadline(t) }
+func (c sendConn) Close() error                      { return nil }
 
 // Option is an optional setting of New.
 type Option func(*options)

@@ -17,6 +17,16 @@ const (
 	// fragment shorter than FragmentSize ends its message.
 	FragmentSize = MaxPacketLen - 100
 
+	// WebRTCFragmentSize is the fragment size of a peer reached over a
+	// WebRTC DataChannel (docs/protocol.md, "WebRTC transport"). SCTP
+	// cuts a DataChannel message into chunks of at most 1160 bytes
+	// (pion/sctp and Chromium: an SCTP MTU of 1191 bytes less the
+	// 12-byte common header and the 16-byte DATA chunk header, rounded
+	// down to a multiple of 4), and a message whose chunk is lost is
+	// lost whole. 1152 bytes plus the longest header (MaxHeaderLen, 8)
+	// make 1160, so every packet of such a peer travels as one chunk.
+	WebRTCFragmentSize = 1152
+
 	// FragmentBit is set in the sequence field of a fragment.
 	FragmentBit = 1 << 15
 
@@ -132,7 +142,7 @@ var (
 	ErrShortPacket      = errors.New("netchan: packet shorter than its header")
 	ErrConnectionless   = errors.New("netchan: connectionless packet given to a channel")
 	ErrQportMismatch    = errors.New("netchan: qport does not match the channel")
-	ErrFragmentTooLong  = errors.New("netchan: fragment longer than FragmentSize")
+	ErrFragmentTooLong  = errors.New("netchan: fragment longer than the fragment size")
 	ErrFragmentLength   = errors.New("netchan: fragment length field does not match the packet")
 	ErrFragmentOverflow = errors.New("netchan: reassembled message longer than MaxMsgLen")
 )
@@ -349,6 +359,10 @@ type Chan struct {
 	queue sendQueue
 	stats Stats
 
+	// fragSize is this channel's fragment size: FragmentSize, or what
+	// its Conn's FragmentSizer said for the remote address.
+	fragSize int
+
 	sendBuf [MaxPacketLen]byte
 	unsent  [MaxMsgLen]byte
 	fragBuf [MaxMsgLen]byte
@@ -358,6 +372,9 @@ type Chan struct {
 // end's side; qport is the client's qport (Quake III net_qport): a
 // ClientSide chan writes it in every packet, a ServerSide chan rejects
 // incoming packets that carry another one. Sequences start at 1.
+//
+// The channel's fragment size is FragmentSize unless conn is a
+// FragmentSizer that gives remote another one (see FragmentSizer).
 func New(conn Conn, remote netip.AddrPort, side Side, qport uint16) *Chan {
 	return &Chan{
 		conn:             conn,
@@ -365,8 +382,14 @@ func New(conn Conn, remote netip.AddrPort, side Side, qport uint16) *Chan {
 		side:             side,
 		qport:            qport,
 		outgoingSequence: 1,
+		fragSize:         fragmentSizeFor(conn, remote),
 	}
 }
+
+// FragmentSize returns the channel's fragment size: the body size of
+// every fragment but the last of a message it sends, and the size that
+// tells it a fragment it receives does not end its message.
+func (c *Chan) FragmentSize() int { return c.fragSize }
 
 // Remote returns the address packets are sent to.
 func (c *Chan) Remote() netip.AddrPort { return c.remote }
@@ -407,7 +430,7 @@ func (c *Chan) HasUnsentFragments() bool {
 }
 
 // Transmit sends msg, a whole message (corresponds to Netchan_Transmit).
-// A message shorter than FragmentSize goes out as one packet. A longer one
+// A message shorter than the fragment size goes out as one packet. A longer one
 // is copied and only its first fragment is sent; TransmitNextFragment sends
 // the rest. While anything is unsent, msg is copied into the send queue and
 // goes out, in order, after what is ahead of it. The caller may reuse msg
@@ -455,7 +478,7 @@ func (c *Chan) Flush() error {
 
 // start assigns the next sequence to msg and sends its first packet.
 func (c *Chan) start(msg []byte) error {
-	if len(msg) >= FragmentSize {
+	if len(msg) >= c.fragSize {
 		c.unsentLen = copy(c.unsent[:], msg)
 		c.unsentStart = 0
 		c.unsentActive = true
@@ -477,7 +500,7 @@ func (c *Chan) start(msg []byte) error {
 
 // sendFragment sends the next fragment of the unsent message.
 func (c *Chan) sendFragment() error {
-	n := min(c.unsentLen-c.unsentStart, FragmentSize)
+	n := min(c.unsentLen-c.unsentStart, c.fragSize)
 	h := Header{
 		Sequence:       c.outgoingSequence,
 		Fragment:       true,
@@ -489,7 +512,7 @@ func (c *Chan) sendFragment() error {
 	b := h.Append(c.sendBuf[:0])
 	b = append(b, c.unsent[c.unsentStart:c.unsentStart+n]...)
 	c.unsentStart += n
-	if n < FragmentSize {
+	if n < c.fragSize {
 		// A short fragment, possibly empty, ends the message.
 		c.unsentActive = false
 		c.outgoingSequence++
@@ -519,7 +542,7 @@ func (c *Chan) send(packet []byte, h Header) error {
 // fragment lost loses the message), or a fragment that does not complete
 // its message yet. A
 // malformed packet is dropped with an error: a truncated header, a wrong
-// qport on a ServerSide chan, a fragment longer than FragmentSize or whose
+// qport on a ServerSide chan, a fragment longer than the fragment size or whose
 // length field disagrees with the packet, or a message longer than
 // MaxMsgLen. The incoming sequence advances only when a message completes.
 //
@@ -565,7 +588,7 @@ func (c *Chan) Process(packet []byte) (msg []byte, ok bool, err error) {
 		return body, true, nil
 	}
 
-	if h.FragmentLength > FragmentSize {
+	if int(h.FragmentLength) > c.fragSize {
 		c.stats.FragmentsDropped++
 		return c.malformed(packet, h, ErrFragmentTooLong)
 	}
@@ -594,7 +617,7 @@ func (c *Chan) Process(packet []byte) (msg []byte, ok bool, err error) {
 	}
 	c.fragLen += copy(c.fragBuf[c.fragLen:], body)
 	c.stats.FragmentsReceived++
-	if len(body) == FragmentSize {
+	if len(body) == c.fragSize {
 		c.trace(packet, h, ResultPartial, gap)
 		return nil, false, nil
 	}

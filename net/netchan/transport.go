@@ -48,6 +48,30 @@ type Conn interface {
 	Close() error
 }
 
+// FragmentSizer is implemented by a Conn whose peers need a fragment
+// size other than FragmentSize: a WebRTC transport, whose DataChannel
+// messages must fit one SCTP chunk, returns WebRTCFragmentSize for its
+// peers. New asks it once, for the channel's remote address, and the
+// channel uses the answer both ways: it cuts the messages it sends into
+// fragments of that size and takes a received fragment of that size as
+// not the last of its message, so both ends of a connection must agree.
+// An answer of 0, or one outside 1..FragmentSize, means FragmentSize.
+// A Conn that wraps another (netsim's) passes the question on.
+type FragmentSizer interface {
+	FragmentSize(to netip.AddrPort) int
+}
+
+// fragmentSizeFor returns the fragment size of a channel to remote
+// through conn.
+func fragmentSizeFor(conn Conn, remote netip.AddrPort) int {
+	if fs, ok := conn.(FragmentSizer); ok {
+		if n := fs.FragmentSize(remote); n > 0 && n <= FragmentSize {
+			return n
+		}
+	}
+	return FragmentSize
+}
+
 var (
 	_ Conn = (*UDPConn)(nil)
 	_ Conn = (*LoopbackConn)(nil)

@@ -154,6 +154,15 @@ func (w *Conn) WriteTo(p []byte, to netip.AddrPort) error {
 // ReadFrom implements netchan.Conn by reading from the inner Conn.
 func (w *Conn) ReadFrom(p []byte) (int, netip.AddrPort, error) { return w.inner.ReadFrom(p) }
 
+// FragmentSize implements netchan.FragmentSizer by asking the inner
+// Conn: 0 (the default) unless it is a FragmentSizer.
+func (w *Conn) FragmentSize(to netip.AddrPort) int {
+	if fs, ok := w.inner.(netchan.FragmentSizer); ok {
+		return fs.FragmentSize(to)
+	}
+	return 0
+}
+
 // LocalAddr implements netchan.Conn.
 func (w *Conn) LocalAddr() netip.AddrPort { return w.inner.LocalAddr() }
 
