@@ -147,7 +147,7 @@ func (p *playScene) draw(g *game, screen *ebiten.Image, began time.Time, dt floa
 		p.r.DrawNetGraph(screen, &p.ng)
 	}
 	if cg != nil && g.cv.Lagometer && !f.Intermission {
-		r := draw.LagometerRect(screen.Bounds().Dx(), screen.Bounds().Dy())
+		r := p.r.LagometerRect(screen)
 		lagdraw.Draw(screen, &cg.Lagometer, float32(r.Min.X), float32(r.Min.Y), float32(r.Dy()))
 	}
 	p.drawTeaching(g, screen, cg, f.Intermission)

@@ -46,6 +46,9 @@ type batch struct {
 	is    []uint16
 	blend ebiten.Blend
 	op    ebiten.DrawTrianglesShaderOptions
+	// zoom magnifies the shapes at flush (0 or 1: none), as
+	// textPainter.zoom does text.
+	zoom float32
 }
 
 // rgba is a straight-alpha colour with float channels in [0, 1].
@@ -201,6 +204,12 @@ func (b *batch) tri(x0, y0, x1, y1, x2, y2 float32, c rgba) {
 // flush draws what was collected on dst and empties the batch.
 func (b *batch) flush(dst *ebiten.Image) {
 	if len(b.is) > 0 {
+		if z := b.zoom; z > 0 && z != 1 {
+			for i := range b.vs {
+				b.vs[i].DstX *= z
+				b.vs[i].DstY *= z
+			}
+		}
 		b.op.Blend = b.blend
 		b.op.AntiAlias = false
 		dst.DrawTrianglesShader(b.vs, b.is, colourShader, &b.op)

@@ -151,7 +151,7 @@ func (u *UI) DrawNotify(screen *ebiten.Image, sb *console.Scrollback, now int64)
 	// the three covers another.
 	b := screen.Bounds()
 	s := u.uiScale(b.Dx(), b.Dy())
-	y0 := float64(NetGraphRect(b.Dx(), b.Dy()).Max.Y + 16 + ChatLines*24)
+	y0 := float64(NetGraphRect(b.Dx(), b.Dy()).Max.Y+16+ChatLines*24) * s // under the HUD's chat, drawn at the same scale
 	var buf [console.NotifyLines]string
 	for i, l := range sb.Notify(buf[:0], now) {
 		u.text(screen, l, 12, y0+float64(i)*conLineH*s, s, colConText)

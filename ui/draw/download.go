@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tremor/client"
 )
@@ -13,24 +12,30 @@ import (
 // drawDownload draws the map download under the centred status line: the
 // map's name, a bar filled to the share received, and the bytes, the
 // speed and the time left (Quake III's download screen, cg_drawDownload).
-func (hp *hudPainter) drawDownload(screen *ebiten.Image, d *client.DownloadStatus, w, h int) {
-	cx, y := float64(w)/2, float64(h)/2+40
+func (hp *hudPainter) drawDownload(screen *ebiten.Image, d *client.DownloadStatus) {
+	cx, y := hp.w/2, hp.h/2+40
 	title := "downloading map " + d.Name
 	if d.Done {
 		title = "map " + d.Name + " downloaded and checked"
 	}
 	hp.centreText(screen, title, cx, y, 2, colWhite)
 
-	bw := float32(min(w-80, 600))
+	bw := float32(min(hp.w-80, 600))
 	bx, by := float32(cx)-bw/2, float32(y)+24
 	const bh = 18
-	vector.DrawFilledRect(screen, bx, by, bw, bh, colMenuBarBg, false)
 	frac := float32(0)
 	if d.Total > 0 {
 		frac = min(1, float32(d.Got)/float32(d.Total))
 	}
-	vector.DrawFilledRect(screen, bx, by, bw*frac, bh, colMenuBar, false)
-	vector.StrokeRect(screen, bx, by, bw, bh, 1, colMenuBorder, false)
+	b := &hp.b
+	b.rect(bx, by, bw, bh, rgbaOf(colMenuBarBg, 1))
+	b.rect(bx, by, bw*frac, bh, rgbaOf(colMenuBar, 1))
+	border := rgbaOf(colMenuBorder, 1)
+	b.rect(bx, by, bw, 1, border)
+	b.rect(bx, by+bh-1, bw, 1, border)
+	b.rect(bx, by, 1, bh, border)
+	b.rect(bx+bw-1, by, 1, bh, border)
+	b.flush(screen)
 
 	size := "waiting for the server"
 	if d.Total > 0 {

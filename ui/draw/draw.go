@@ -126,7 +126,7 @@ type nameTag struct {
 // New returns a renderer for map m (nil: no map yet).
 func New(m *tilemap.Map) *Renderer {
 	r := &Renderer{text: smallText(), cues: make([]fx.Cue, 0, MaxCues)}
-	r.hud = newHUDPainter(&r.text)
+	r.hud = newHUDPainter()
 	r.SetMap(m)
 	return r
 }
@@ -226,6 +226,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	fv := &r.frame
 	fv.ui = view.UIScale(f.UIScale, w, h)
+	r.hud.setScreen(w, h, fv.ui)
 	g := f.CG
 	lv := r.lvl
 	if g == nil || g.Snap == nil || lv.world == nil {
@@ -234,7 +235,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 			r.text.centreText(screen, statusOr(f.Status, "waiting for the server"), float64(w)/2, float64(h)/2, 2, colWhite)
 		}
 		if f.Downloading {
-			r.hud.drawDownload(screen, &f.Download, w, h)
+			r.hud.drawDownload(screen, &f.Download)
 		}
 		return
 	}
@@ -274,7 +275,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 		if f.ShowScores {
 			r.hud.drawScores(screen, g, f, m.Name, fv)
 		}
-		r.hud.drawCrosshair(screen, float32(f.CursorX), float32(f.CursorY), g.RealTime, &lv.seen.feedback)
+		r.hud.drawCrosshair(screen, float32(float64(f.CursorX)/r.hud.zoom), float32(float64(f.CursorY)/r.hud.zoom), g.RealTime, &lv.seen.feedback)
 	}
 	if f.Status != "" {
 		r.text.centreText(screen, f.Status, float64(w)/2, float64(h)/3, 2, colWhite)

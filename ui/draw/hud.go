@@ -41,6 +41,22 @@ func LagometerRect(w, h int) image.Rectangle {
 	return image.Rect(8, h-StatusBarHeight-8-LagometerSize, 8+LagometerSize, h-StatusBarHeight-8)
 }
 
+// LagometerScreenRect returns LagometerRect on a w×h screen whose HUD
+// is drawn at UI scale ui, in screen pixels: the box grows with the
+// scale, as the status bar it sits on does.
+func LagometerScreenRect(w, h int, ui float64) image.Rectangle {
+	ui = max(ui, 0.25)
+	r := LagometerRect(int(float64(w)/ui), int(float64(h)/ui))
+	return image.Rect(int(float64(r.Min.X)*ui), int(float64(r.Min.Y)*ui), int(float64(r.Max.X)*ui), int(float64(r.Max.Y)*ui))
+}
+
+// LagometerRect returns where the lagometer goes on screen at the UI
+// scale of the last Draw, in screen pixels (LagometerScreenRect).
+func (r *Renderer) LagometerRect(screen *ebiten.Image) image.Rectangle {
+	b := screen.Bounds()
+	return LagometerScreenRect(b.Dx(), b.Dy(), r.hud.zoom)
+}
+
 // NetGraphRect returns where the net graph goes on a w×h screen: the
 // top-left corner. The HUD leaves it empty; the chat starts below it.
 func NetGraphRect(w, h int) image.Rectangle {
@@ -116,15 +132,30 @@ func (c *clockText) text(ms int32, buf []byte) string {
 // is handed what it draws of other lifetimes (the cgame, the level's
 // feedback, the frame's view). Not safe for concurrent use.
 type hudPainter struct {
-	*textPainter // the Renderer's
-	b            batch
-	buf          []byte
-	clock        clockText
+	textPainter // its own: it draws zoomed by the UI scale
+	b           batch
+	buf         []byte
+	clock       clockText
+	// zoom is the UI scale the HUD is drawn at, and w×h the screen it
+	// lays out: the real one zoom times smaller. Every position and size
+	// of the HUD is in these units; the painter's text and batch magnify
+	// them onto the screen (setScreen).
+	zoom float64
+	w, h float64
 }
 
-// newHUDPainter returns a HUD painter that writes with tp.
-func newHUDPainter(tp *textPainter) hudPainter {
-	return hudPainter{textPainter: tp, buf: make([]byte, 0, 64)}
+// newHUDPainter returns a HUD painter at UI scale 1.
+func newHUDPainter() hudPainter {
+	hp := hudPainter{textPainter: smallText(), buf: make([]byte, 0, 64)}
+	hp.setScreen(1, 1, 1)
+	return hp
+}
+
+// setScreen makes the HUD lay out a w×h screen at UI scale zoom.
+func (hp *hudPainter) setScreen(w, h int, zoom float64) {
+	zoom = max(zoom, 0.25)
+	hp.zoom, hp.w, hp.h = zoom, float64(w)/zoom, float64(h)/zoom
+	hp.textPainter.zoom, hp.b.zoom = zoom, float32(zoom)
 }
 
 // panel adds a translucent panel with a light top edge to the HUD batch.
@@ -142,7 +173,7 @@ func (hp *hudPainter) panel(x, y, w, h float32, a float32) {
 // for the demo's free camera.
 func (hp *hudPainter) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame, fb *fx.Feedback, fv *frameView) {
 	ps := &g.Predicted
-	w, h := fv.view.W, fv.view.H
+	w, h := hp.w, hp.h
 	top := h - StatusBarHeight
 
 	hp.panel(0, float32(top), float32(w), StatusBarHeight, 0.82)
@@ -188,10 +219,10 @@ func (hp *hudPainter) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame, fb
 // weapons and ammo, frags and place.
 func (hp *hudPainter) drawStatus(screen *ebiten.Image, g *cgame.CGame, fv *frameView) {
 	ps := &g.Predicted
-	w := fv.view.W
+	w := hp.w
 	b := &hp.b
 	const s = 3.0 // big HUD text
-	top := fv.view.H - StatusBarHeight
+	top := hp.h - StatusBarHeight
 	y := top + (StatusBarHeight-13*s)/2
 	// Health and armor with their icons.
 	health := ps.Stats[bg.StatHealth]
@@ -286,8 +317,8 @@ func hudSubject(g *cgame.CGame, f *Frame) (subject int, client int32) {
 // the demo's last scores have them; a demo holds no one's health but its
 // recorder's), the free camera, or a spectator.
 func (hp *hudPainter) drawStatusLine(screen *ebiten.Image, g *cgame.CGame, f *Frame, fv *frameView, subject int, who int32) {
-	w := fv.view.W
-	top := fv.view.H - StatusBarHeight
+	w := hp.w
+	top := hp.h - StatusBarHeight
 	mid := top + StatusBarHeight/2
 	hp.b.flush(screen)
 	switch subject {
@@ -355,7 +386,7 @@ func (hp *hudPainter) drawChat(screen *ebiten.Image, g *cgame.CGame, fv *frameVi
 		}
 		n++
 	}
-	y0 := float64(NetGraphRect(int(fv.view.W), int(fv.view.H)).Max.Y + 8)
+	y0 := float64(NetGraphRect(int(hp.w), int(hp.h)).Max.Y + 8)
 	for i := 0; i < n; i++ {
 		l := g.Chat.At(g.Chat.Len() - n + i)
 		a := min(1, float32(ChatTime-(g.RealTime-l.Time))/500)
@@ -373,7 +404,7 @@ func (hp *hudPainter) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Fram
 	if f.Names == nil {
 		return
 	}
-	w := fv.view.W
+	w := hp.w
 	const s = 2.0
 	row := 0
 	for i := g.Obituaries.Len() - 1; i >= 0 && row < 5; i-- {
@@ -462,7 +493,7 @@ func modColour(mod int32) color.RGBA {
 // drawPickups draws the latest pickup lines of fb over the status bar,
 // the newest lowest.
 func (hp *hudPainter) drawPickups(screen *ebiten.Image, g *cgame.CGame, fb *fx.Feedback, fv *frameView) {
-	y := fv.view.H - StatusBarHeight - 24
+	y := hp.h - StatusBarHeight - 24
 	for i := fb.Pickups() - 1; i >= 0; i-- {
 		p := fb.PickupAt(i)
 		age := g.RealTime - p.Time
@@ -476,7 +507,7 @@ func (hp *hudPainter) drawPickups(screen *ebiten.Image, g *cgame.CGame, fb *fx.F
 			c, _ = itemLook(&bg.Items[p.Item])
 			c = mix(c, colWhite, 0.3)
 		}
-		hp.centreText(screen, p.Text, fv.view.W/2, y+rise, 2, fade(c, a))
+		hp.centreText(screen, p.Text, hp.w/2, y+rise, 2, fade(c, a))
 		y -= 26
 	}
 }
@@ -496,14 +527,14 @@ func (hp *hudPainter) drawDamage(screen *ebiten.Image, g *cgame.CGame, fb *fx.Fe
 		alpha = max(alpha, 0.25+0.15*float32(math.Sin(float64(now)/160)))
 	}
 	if alpha > 0 {
-		hp.b.vignette(float32(fv.view.W), float32(fv.view.H), colBlood, alpha)
+		hp.b.vignette(float32(hp.w), float32(hp.h), colBlood, alpha)
 		hp.b.flush(screen)
 	}
 	if fb.DamageTime != 0 && now-fb.DamageTime < DamageDirTime && alive {
 		k := float32(now-fb.DamageTime) / DamageDirTime
 		a := float32(fb.DamageDir&0xffff) / 65536 * 2 * math.Pi
-		x, y := float32(fv.local.x), float32(fv.local.y)
-		sc := float32(fv.view.Scale)
+		x, y := float32(fv.local.x/hp.zoom), float32(fv.local.y/hp.zoom)
+		sc := float32(fv.view.Scale / hp.zoom)
 		rad := 56 * sc
 		b := &hp.b
 		b.arc(x, y, rad, 7*sc, a-0.45, a, rgbaOf(colLow, 0), rgbaOf(colLow, 0.9*(1-k)))
@@ -610,7 +641,7 @@ func (hp *hudPainter) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame,
 func (hp *hudPainter) drawScores(screen *ebiten.Image, g *cgame.CGame, f *Frame, mapName string, fv *frameView) {
 	rows := max(g.Scores.Count, 1)
 	pw, ph := 620.0, float64(rows)*30+110
-	x, y := (fv.view.W-pw)/2, (fv.view.H-ph)/2
+	x, y := (hp.w-pw)/2, (hp.h-ph)/2
 	hp.panel(float32(x), float32(y), float32(pw), float32(ph), 0.85)
 	hp.b.flush(screen)
 	title := "SCORES"
@@ -634,7 +665,7 @@ const localPingNote = "on a local server the ping is packet pacing (cl_maxpacket
 // drawIntermission draws the end of the match over the whole screen:
 // the winner and the final scoreboard.
 func (hp *hudPainter) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *Frame, fv *frameView) {
-	w, h := fv.view.W, fv.view.H
+	w, h := hp.w, hp.h
 	b := &hp.b
 	b.vgrad(0, 0, float32(w), float32(h), rgbaOf(color.RGBA{0x06, 0x08, 0x12, 0xff}, 0.9), rgbaOf(color.RGBA{0x14, 0x08, 0x1c, 0xff}, 0.95))
 	b.flush(screen)

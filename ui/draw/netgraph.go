@@ -58,8 +58,7 @@ func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) { r.hud.draw
 
 // drawNetGraph draws ng: see Renderer.DrawNetGraph.
 func (hp *hudPainter) drawNetGraph(screen *ebiten.Image, ng *NetGraph) {
-	b := screen.Bounds()
-	rect := NetGraphRect(b.Dx(), b.Dy())
+	rect := NetGraphRect(int(hp.w), int(hp.h))
 	hb := &hp.b
 	hb.rect(float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Dx()), float32(rect.Dy()), rgbaOf(colPanel, 1))
 	hb.flush(screen)

@@ -205,11 +205,13 @@ func appendSigned(buf []byte, n int64) []byte {
 	return strconv.AppendInt(buf, n, 10)
 }
 
-// worldTarget returns screen without the status bar, where the world
-// overlays are drawn so that they never cover the HUD's bar.
-func (o *Overlays) worldTarget(screen *ebiten.Image) *ebiten.Image {
+// worldTarget returns screen without the status bar (at frame fv's UI
+// scale), where the world overlays are drawn so that they never cover
+// the HUD's bar.
+func (o *Overlays) worldTarget(screen *ebiten.Image, fv *frameView) *ebiten.Image {
 	b := screen.Bounds()
-	rect := image.Rect(b.Min.X, b.Min.Y, b.Max.X, max(b.Min.Y, b.Max.Y-StatusBarHeight))
+	bar := int(float64(StatusBarHeight) * max(fv.ui, 0.25))
+	rect := image.Rect(b.Min.X, b.Min.Y, b.Max.X, max(b.Min.Y, b.Max.Y-bar))
 	if o.world == nil || o.worldFor != screen || o.worldRect != rect {
 		o.world = screen.SubImage(rect).(*ebiten.Image)
 		o.worldFor, o.worldRect = screen, rect

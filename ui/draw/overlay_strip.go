@@ -18,14 +18,14 @@ const (
 )
 
 // InterpStripRect returns where the interpolation strip goes on a w×h
-// screen: centred at the bottom, above the status bar, between the
-// lagometer's corner and the right edge.
-func InterpStripRect(w, h int) image.Rectangle {
-	lag := LagometerRect(w, h)
+// screen whose HUD is drawn at UI scale ui: centred at the bottom, above
+// the status bar, between the lagometer's corner and the right edge.
+func InterpStripRect(w, h int, ui float64) image.Rectangle {
+	lag := LagometerScreenRect(w, h, ui)
 	room := w - 2*(lag.Max.X+16)
 	pw := min(interpStripWidth, max(room, 320))
 	x := (w - pw) / 2
-	bottom := h - StatusBarHeight - 8
+	bottom := h - int(float64(StatusBarHeight)*ui) - 8
 	return image.Rect(x, bottom-interpStripHeight, x+pw, bottom)
 }
 
@@ -60,13 +60,13 @@ func (r *Renderer) DrawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, o *Ove
 	if cg == nil || cg.Snap == nil || o == nil {
 		return
 	}
-	o.drawInterpStrip(screen, cg, nudge, auto)
+	o.drawInterpStrip(screen, cg, nudge, auto, r.hud.zoom)
 }
 
 // drawInterpStrip draws the strip: see Renderer.DrawInterpStrip.
-func (o *Overlays) drawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, nudge int32, auto bool) {
+func (o *Overlays) drawInterpStrip(screen *ebiten.Image, cg *cgame.CGame, nudge int32, auto bool, ui float64) {
 	sb := screen.Bounds()
-	rect := InterpStripRect(sb.Dx(), sb.Dy())
+	rect := InterpStripRect(sb.Dx(), sb.Dy(), ui)
 	const pad = 10
 	cfg := overlay.DefaultStrip
 	cfg.Width = float64(rect.Dx() - 2*pad)

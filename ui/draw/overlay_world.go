@@ -38,7 +38,7 @@ func (o *Overlays) drawSnapBox(screen *ebiten.Image, cg *cgame.CGame, fv *frameV
 	if !l.Valid {
 		return
 	}
-	dst := o.worldTarget(screen)
+	dst := o.worldTarget(screen, fv)
 	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale
@@ -121,7 +121,7 @@ func (o *Overlays) drawGhosts(screen *ebiten.Image, cg *cgame.CGame, fv *frameVi
 	if len(o.ghosts) == 0 {
 		return
 	}
-	dst := o.worldTarget(screen)
+	dst := o.worldTarget(screen, fv)
 	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale

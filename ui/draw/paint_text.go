@@ -22,6 +22,11 @@ type textPainter struct {
 	glyphs  []text.Glyph
 	glyphOp ebiten.DrawImageOptions
 	advance float64 // a character's width: the faces are monospaced
+	// zoom magnifies everything drawn, positions and sizes alike (0 or 1:
+	// none), so a painter such as the HUD's lays out a screen zoom times
+	// smaller than the one it draws on (the UI scale). Measures stay in
+	// the unmagnified units the caller lays out in.
+	zoom float64
 }
 
 // smallText returns a text painter in the small bitmap font, 7×13
@@ -84,6 +89,9 @@ func (p *textPainter) plain(screen *ebiten.Image, s string, x, y float64, c colo
 
 // drawGlyphs draws p.glyphs scaled, moved to (x, y), in colour c.
 func (p *textPainter) drawGlyphs(dst *ebiten.Image, x, y, scale float64, c color.RGBA) {
+	if z := p.zoom; z > 0 && z != 1 {
+		x, y, scale = x*z, y*z, scale*z
+	}
 	o := &p.glyphOp
 	o.ColorScale.Reset()
 	scaleWith(&o.ColorScale, c)

@@ -60,7 +60,7 @@ func (u *Unlagged) draw(screen *ebiten.Image, cg *cgame.CGame, o *Overlays, fv *
 	if age := cg.Time - newest.Time; age < 0 || age >= UnlaggedShowMsec {
 		return // nothing recent: older ones are older still
 	}
-	dst := o.worldTarget(screen)
+	dst := o.worldTarget(screen, fv)
 	v := fv.view
 	hw, hh := playerHalf()
 	hw, hh = hw*v.Scale, hh*v.Scale
