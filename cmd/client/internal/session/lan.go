@@ -49,11 +49,6 @@ func (s *Session) Connect(addr string) error {
 	if s.jn.rp != nil && !s.jn.rp.done {
 		return errors.New("session: a journal is replaying: no connection to another server")
 	}
-	if s.jn.rec != nil {
-		// A journal records the session with the local server only.
-		fmtLine(s.stderr, "journal: only a game on the local server is recorded")
-		s.stopRecording()
-	}
 	to, err := netchan.ResolveAddr(addr)
 	if err != nil {
 		return err
@@ -66,6 +61,5 @@ func (s *Session) Connect(addr string) error {
 	if err != nil {
 		return err
 	}
-	s.open(conn, to)
-	return nil
+	return s.ConnectConn(conn, to)
 }
