@@ -91,3 +91,14 @@ func clean(s string) string {
 	}
 	return strings.Clone(s) // not a view into the whole packet
 }
+
+// Fill stores in e a server's answer to a getinfo: the info string of
+// its infoResponse, read as the browser reads its own answers (bounded
+// and cleaned), and the query's round trip, less the hold the server
+// says it kept the answer (at most MaxHold). e becomes Answered. It is
+// for a program that queries a server itself: the browser build's page
+// asks its own server over WebRTC (cmd/client).
+func (e *Entry) Fill(info string, rtt time.Duration) {
+	si := parseInfo(info)
+	fill(e, &si, rtt-si.hold)
+}
