@@ -51,7 +51,7 @@ func TestParseConnectRefuses(t *testing.T) {
 func TestParseOrigin(t *testing.T) {
 	for _, tc := range []struct {
 		protocol, host, url string
-		addr               netip.AddrPort
+		addr                netip.AddrPort
 	}{
 		{"http:", "192.168.1.20:27960", "http://192.168.1.20:27960/rtc", netip.MustParseAddrPort("192.168.1.20:27960")},
 		{"http:", "192.168.1.20", "http://192.168.1.20:80/rtc", netip.MustParseAddrPort("192.168.1.20:80")},
