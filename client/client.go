@@ -400,6 +400,17 @@ func (c *countConn) WriteTo(p []byte, to netip.AddrPort) error {
 	return c.Conn.WriteTo(p, to)
 }
 
+// FragmentSize implements netchan.FragmentSizer by asking the Conn it
+// counts for (netsim's, which asks the transport's): the channel to a
+// WebRTC server cuts and reads fragments at the size the server uses for
+// this client.
+func (c *countConn) FragmentSize(to netip.AddrPort) int {
+	if fs, ok := c.Conn.(netchan.FragmentSizer); ok {
+		return fs.FragmentSize(to)
+	}
+	return 0
+}
+
 // Config returns the settings in force, defaults filled in.
 func (c *Client) Config() Config { return c.cfg }
 
