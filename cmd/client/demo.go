@@ -20,24 +20,81 @@ const (
 // freeCamSpeed is how fast the free camera moves, world pixels a second.
 const freeCamSpeed = 900
 
-// demoCamera returns where the camera looks during a demo: the
-// recording player (false: the renderer's own choice), another player
-// by client number, or the free camera.
-func (g *game) demoCamera(cg *cgame.CGame) (follow bool, x, y float64) {
-	switch g.follow {
+// demoScene is a demo played back (demo, timedemo): the game scene's
+// world and HUD fed by client.Playback instead of a server, with what
+// only playback has: the camera that follows the recording player,
+// another one or moves free (demo_follow), the demo bar, the playback
+// keys (demoLayer) and a timedemo's clock and frame times. It runs from
+// the demo's start until a timedemo has printed its result.
+type demoScene struct {
+	play    *playScene // draws the world and the HUD
+	td      *timedemo  // a drawn timedemo running
+	follow  int32      // followRecorder, followFree or a client number
+	freeCam [2]float64
+}
+
+// newDemoScene returns the demo scene, drawing with play's renderer.
+func newDemoScene(play *playScene) *demoScene {
+	return &demoScene{play: play, follow: followRecorder}
+}
+
+// start readies the scene for a demo that began playing: the camera on
+// its recorder, the demo bar at its start.
+func (d *demoScene) start() {
+	d.follow = followRecorder
+	d.play.r.ResetDemoBar()
+}
+
+// notify: the notify lines and the chat field are the game's.
+func (d *demoScene) notify() bool { return true }
+
+// update runs the session's frame at the demo's clock (a timedemo's own,
+// 50 ms a frame), moves the free camera by the keys held while the demo
+// has the keyboard, and ends a timedemo whose demo ended. A usercmd is
+// still sampled, so the buttons' frame timing stays current, but the
+// playback has no use for it.
+func (d *demoScene) update(g *game, began time.Time) {
+	now := time.Since(g.start)
+	if d.td != nil {
+		now = d.td.next()
+	}
+	if _, ok := g.router.Top().(demoLayer); ok {
+		d.moveFreeCam(g)
+	}
+	g.runSession(now, g.in.CreateCmd(g.now, 0, 0, nil))
+	if d.td != nil && g.sess.Playback() == nil {
+		d.endTimedemo(g)
+	}
+	d.play.observe(g)
+}
+
+// draw draws the demo's frame through the game scene, from the demo's
+// camera, with the demo bar; a timedemo counts the frame.
+func (d *demoScene) draw(g *game, screen *ebiten.Image, began time.Time, dt float64) {
+	d.play.drawWith(g, screen, began, dt, d)
+	if d.td != nil {
+		d.td.frame(began)
+	}
+}
+
+// camera returns where the camera looks: the recording player (false:
+// the renderer's own choice), another player by client number, or the
+// free camera.
+func (d *demoScene) camera(cg *cgame.CGame) (follow bool, x, y float64) {
+	switch d.follow {
 	case followRecorder:
 		px, py := cg.DrawnOrigin.Px()
-		g.freeCam = [2]float64{px, py}
+		d.freeCam = [2]float64{px, py}
 		return false, 0, 0
 	case followFree:
-		return true, g.freeCam[0], g.freeCam[1]
+		return true, d.freeCam[0], d.freeCam[1]
 	}
-	if e := cg.Entity(g.follow); e != nil && e.Valid {
+	if e := cg.Entity(d.follow); e != nil && e.Valid {
 		x, y = e.Lerp.Px()
-		g.freeCam = [2]float64{x, y}
+		d.freeCam = [2]float64{x, y}
 		return true, x, y
 	}
-	return true, g.freeCam[0], g.freeCam[1]
+	return true, d.freeCam[0], d.freeCam[1]
 }
 
 // demoKey runs the playback control of key k while a demo plays and
@@ -63,7 +120,7 @@ func (g *game) demoKey(pb *client.Playback, k keys.KeyNum) {
 	case keys.KeyPgDn:
 		t.Append("demo_nextfrag\n")
 	case 'f':
-		g.followNext()
+		g.demo.followNext(g)
 	}
 	if k >= '0' && k <= '9' {
 		pb.SeekPercent(float64(k-'0') * 10)
@@ -71,48 +128,48 @@ func (g *game) demoKey(pb *client.Playback, k keys.KeyNum) {
 }
 
 // moveFreeCam moves the free camera (demo_follow -1) by the WASD keys
-// held, while a demo has the keyboard.
-func (g *game) moveFreeCam() {
-	if g.follow != followFree {
+// held.
+func (d *demoScene) moveFreeCam(g *game) {
+	if d.follow != followFree {
 		return
 	}
-	d := freeCamSpeed / float64(max(1, g.maxFPS))
+	step := freeCamSpeed / float64(max(1, g.maxFPS))
 	r := g.router
 	if r.Held('a') {
-		g.freeCam[0] -= d
+		d.freeCam[0] -= step
 	}
 	if r.Held('d') {
-		g.freeCam[0] += d
+		d.freeCam[0] += step
 	}
 	if r.Held('w') {
-		g.freeCam[1] -= d
+		d.freeCam[1] -= step
 	}
 	if r.Held('s') {
-		g.freeCam[1] += d
+		d.freeCam[1] += step
 	}
 }
 
-// followNext points the demo camera at the next player in the
-// snapshot, after the recording player and before the free camera.
-func (g *game) followNext() {
+// followNext points the camera at the next player in the snapshot,
+// after the recording player and before the free camera.
+func (d *demoScene) followNext(g *game) {
 	cg := g.sess.Active()
 	if cg == nil {
 		return
 	}
-	start := g.follow + 1
-	if g.follow < 0 {
+	start := d.follow + 1
+	if d.follow < 0 {
 		start = 0
 	}
 	for n := start; n < int32(len(g.sess.Names())); n++ {
 		if e := cg.Entity(n); e != nil && e.Valid && n != cg.ClientNum() {
-			g.follow = n
+			d.follow = n
 			return
 		}
 	}
-	if g.follow == followFree {
-		g.follow = followRecorder
+	if d.follow == followFree {
+		d.follow = followRecorder
 	} else {
-		g.follow = followFree
+		d.follow = followFree
 	}
 }
 
@@ -153,11 +210,20 @@ func (td *timedemo) frame(now time.Time) {
 	td.last = now
 }
 
+// startTimedemo makes the demo that just began playing a timedemo.
+func (d *demoScene) startTimedemo() {
+	d.td = &timedemo{tps: ebiten.TPS(), vsync: ebiten.IsVsyncEnabled()}
+	d.td.res.Step = timedemoStep
+	d.td.res.Min = time.Duration(math.MaxInt64)
+	ebiten.SetVsyncEnabled(false)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+}
+
 // endTimedemo prints the result, as Quake III did, and restores the
 // frame pacing.
-func (g *game) endTimedemo() {
-	td := g.td
-	g.td = nil
+func (d *demoScene) endTimedemo(g *game) {
+	td := d.td
+	d.td = nil
 	r := &td.res
 	if r.Frames > 0 {
 		mean := td.sum / float64(r.Frames)

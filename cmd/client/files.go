@@ -6,11 +6,9 @@ import (
 	"image"
 	"image/png"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -66,8 +64,7 @@ func (g *game) addFileCommands() {
 			return
 		}
 		g.menu.Close()
-		g.follow = followRecorder
-		g.play.r.ResetDemoBar()
+		g.demo.start()
 	})
 	t.AddCommand("timedemo", "play a demo as fast as frames can be drawn, 50 ms of demo a frame, and print the frame times: timedemo NAME", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
@@ -79,8 +76,8 @@ func (g *game) addFileCommands() {
 			return
 		}
 		g.menu.Close()
-		g.play.r.ResetDemoBar()
-		g.startTimedemo()
+		g.demo.start()
+		g.demo.startTimedemo()
 	})
 	t.AddCommand("timescale", "demo speed, 0.1 to 4 (demo_timescale)", func(a *cmdargs.Args) {
 		t.ExecuteString("demo_timescale " + a.ArgsFrom(1))
@@ -88,24 +85,15 @@ func (g *game) addFileCommands() {
 	t.AddCommand("demo_follow", "demo camera: demo_follow [N] follows client N, no N the recording player, -1 a free camera (WASD)", func(a *cmdargs.Args) {
 		switch n, err := strconv.Atoi(a.Argv(1)); {
 		case a.Argc() < 2:
-			g.follow = followRecorder
+			g.demo.follow = followRecorder
 		case err != nil || n < -1 || n >= bg.MaxClients:
 			t.Printf("usage: demo_follow [N | -1]\n")
 		case n == -1:
-			g.follow = followFree
+			g.demo.follow = followFree
 		default:
-			g.follow = int32(n)
+			g.demo.follow = int32(n)
 		}
 	})
-}
-
-// startTimedemo starts the timedemo of the demo that just began playing.
-func (g *game) startTimedemo() {
-	g.td = &timedemo{tps: ebiten.TPS(), vsync: ebiten.IsVsyncEnabled()}
-	g.td.res.Step = timedemoStep
-	g.td.res.Min = time.Duration(math.MaxInt64)
-	ebiten.SetVsyncEnabled(false)
-	ebiten.SetTPS(ebiten.SyncWithFPS)
 }
 
 // saveDueShot saves the screenshot the screenshot command asked for, if

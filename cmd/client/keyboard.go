@@ -24,9 +24,6 @@ func (g *game) newRouter() *route.Router {
 func (g *game) keyboard() {
 	g.events = g.km.poll(g.now, g.events[:0])
 	g.router.Frame(g.now, g.events)
-	if _, ok := g.router.Top().(demoLayer); ok {
-		g.moveFreeCam()
-	}
 }
 
 // toggleConsole opens or closes the console, over the chat field.

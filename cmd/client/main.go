@@ -78,6 +78,7 @@ func run(args []string, stderr io.Writer) int {
 	t.SetOutput(out)
 	t.SetFS(execFS())
 	g := &game{t: t, stderr: stderr, start: time.Now(), play: newPlayScene(), ui: draw.NewUI(), sb: sb}
+	g.demo = newDemoScene(g.play)
 	g.declareCvars() // the window's table (cvars.go)
 	early, rest := console.SplitCommandLine(args)
 	// fs_homepath is an Init cvar: only the command line sets it, and it
@@ -101,7 +102,6 @@ func run(args []string, stderr io.Writer) int {
 		g.sess.SetDataDir(cfg.m.Dir())
 	}
 	g.useLocalMapDir()
-	g.follow = followRecorder
 	g.in.AddCommands(t)
 	g.binds = keys.NewBinds(t)
 	g.binds.SetDefaults()
@@ -170,6 +170,8 @@ type game struct {
 	stderr io.Writer
 	sess   *session.Session
 	play   *playScene // the game scene (play.go)
+	demo   *demoScene // the demo scene (demo.go), drawing through play
+	idle   menuScene  // the main menu's backdrop (scene.go)
 	ui     *draw.UI   // the console, chat field and menus over every scene
 	cfg    *config
 
@@ -201,9 +203,6 @@ type game struct {
 	profileStop func() // stops a cpuprofile being written
 
 	stats      frametime.Recorder
-	td         *timedemo // a drawn timedemo running
-	follow     int32     // the demo camera: followRecorder, followFree or a client number
-	freeCam    [2]float64
 	updateTook time.Duration
 
 	maxFPS int             // com_maxfps

@@ -28,7 +28,7 @@ func (g *game) setMaxFPS(fps int) {
 // pace waits, at the start of Update, until the frame is due. A
 // timedemo runs unpaced.
 func (g *game) pace() {
-	if g.td != nil {
+	if g.demo.td != nil {
 		return
 	}
 	if d := g.pacer.Wait(time.Now(), g.maxFPS); d > 0 {

@@ -44,14 +44,9 @@ func newPlayScene() *playScene {
 func (p *playScene) notify() bool { return true }
 
 // update samples the keys and the mouse into a usercmd and runs the
-// session's frame (Com_Frame's client and embedded server), then what
-// follows from it: the main menu when idle, the newcomer's hold, the
-// server browser, the end of a timedemo, and the frame's events taken in
-// for drawing.
+// session's frame with it (runSession), then takes the frame's events
+// in for drawing.
 func (p *playScene) update(g *game, began time.Time) {
-	g.menu.SetInGame(g.sess.Active() != nil)
-	g.in.Talk = g.con.Active() || g.chat.Active()
-
 	var ps *bg.PlayerState
 	if cg := g.sess.Active(); cg != nil {
 		ps = &cg.Predicted
@@ -72,32 +67,29 @@ func (p *playScene) update(g *game, began time.Time) {
 			p.padAim = false
 		}
 	}
-	cmd := g.in.CreateCmd(g.now, aimX, aimY, ps)
-	now := time.Since(g.start)
-	if g.td != nil {
-		now = g.td.next()
-	}
-	g.sess.Frame(now, cmd, g.in.ShowScores())
-	g.menuWhenIdle()
-	g.holdNewcomer()
-	if g.br != nil {
-		g.br.Frame(time.Now())
-	}
-	if g.td != nil && g.sess.Playback() == nil {
-		g.endTimedemo()
-	}
+	g.runSession(time.Since(g.start), g.in.CreateCmd(g.now, aimX, aimY, ps))
+	p.observe(g)
+}
+
+// observe takes this frame's events of the cgame in for drawing now, so
+// that none is lost when a draw is skipped.
+func (p *playScene) observe(g *game) {
 	if cg := g.sess.Active(); cg != nil {
-		// Take this frame's events now, so that none is lost when a
-		// draw is skipped.
 		p.r.Observe(cg)
 	}
 }
 
-// draw draws the game's frame: the world and the HUD (draw.Renderer),
-// the demo bar, the replay banner, the net graph, the lagometer and the
-// teaching overlays, and plays the frame's sounds; a drawn timedemo
-// counts the frame. The render scale follows the frame time first.
+// draw draws the game's frame (drawWith, with no demo).
 func (p *playScene) draw(g *game, screen *ebiten.Image, began time.Time, dt float64) {
+	p.drawWith(g, screen, began, dt, nil)
+}
+
+// drawWith draws the frame of a match, or of the demo d plays (nil: a
+// match): the world and the HUD (draw.Renderer) from the camera the
+// demo chose, the demo bar, the replay banner, the net graph, the
+// lagometer and the teaching overlays, and plays the frame's sounds.
+// The render scale follows the frame time first.
+func (p *playScene) drawWith(g *game, screen *ebiten.Image, began time.Time, dt float64, d *demoScene) {
 	if !g.last.IsZero() {
 		if s := g.cv.RScale; s > 0 {
 			p.r.SetRenderScale(s)
@@ -116,28 +108,29 @@ func (p *playScene) draw(g *game, screen *ebiten.Image, began time.Time, dt floa
 	f.Names = g.sess.Names()
 	f.LevelStartTime, f.TimeLimit = g.sess.Clock()
 	f.Status = g.sess.Status()
-	f.Idle = false
 	f.Download, f.Downloading = client.DownloadStatus{}, false
 	if c := g.sess.Client(); c != nil && cg == nil {
 		f.Download, f.Downloading = c.Download()
 	}
 	if g.menu.IsOpen() && cg == nil {
 		f.Status = "" // the menu says what to do
-		f.Idle = g.wasIdle
 	}
 	f.ShowScores = g.in.ShowScores()
 	f.Intermission = g.sess.Intermission()
 	f.CursorX, f.CursorY = ebiten.CursorPosition()
 	f.Follow = false
 	f.UIScale = g.cv.UIScale
-	f.Playback, f.FollowClient = g.sess.Playback() != nil, g.follow
 	f.LocalServer = g.sess.Server() != nil
-	if f.Playback && cg != nil {
-		f.Follow, f.FollowX, f.FollowY = g.demoCamera(cg)
+	f.Playback, f.FollowClient = d != nil, followRecorder
+	if d != nil {
+		f.FollowClient = d.follow
+		if cg != nil {
+			f.Follow, f.FollowX, f.FollowY = d.camera(cg)
+		}
 	}
 	p.r.Draw(screen, f)
-	if g.sess.Playback() != nil {
-		p.r.DrawDemoBar(screen, g.sess.Playback(), g.td != nil)
+	if pb := g.sess.Playback(); d != nil && pb != nil {
+		p.r.DrawDemoBar(screen, pb, d.td != nil)
 	}
 	if st, ok := g.sess.Replay(); ok {
 		p.r.DrawReplayBanner(screen, filepath.Base(st.Path), st.Frames, st.Done, st.Err)
@@ -155,9 +148,6 @@ func (p *playScene) draw(g *game, screen *ebiten.Image, began time.Time, dt floa
 		p.r.DrawUnlagged(screen, cg, p.ovl, &p.unlag)
 	}
 	g.snd.PlayCues(p.r.TakeCues())
-	if g.td != nil {
-		g.td.frame(began)
-	}
 }
 
 // drawTeaching draws the teaching overlays that are switched on
