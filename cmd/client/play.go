@@ -121,6 +121,7 @@ func (p *playScene) drawWith(g *game, screen *ebiten.Image, began time.Time, dt 
 	f.Follow = false
 	f.UIScale = g.cv.UIScale
 	f.LocalServer = g.sess.Server() != nil
+	f.NetGraph = g.cv.NetGraph && g.sess.Client() != nil
 	f.Playback, f.FollowClient = d != nil, followRecorder
 	if d != nil {
 		f.FollowClient = d.follow

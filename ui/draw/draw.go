@@ -61,6 +61,9 @@ type Frame struct {
 	// recorder (a FollowClient below 0 is the free camera).
 	Playback     bool
 	FollowClient int32
+	// NetGraph: the net graph will be drawn over the frame (its corner
+	// is kept free of labels).
+	NetGraph bool
 	// LocalServer: the match runs on this client's embedded server. The
 	// scoreboard then says what its ping is made of.
 	LocalServer bool
@@ -263,7 +266,8 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	lx, ly := wv.ToScreen(g.DrawnOrigin.Px())
 	lv.drawWorld(world, wv, g, lx, ly, dt)
 	fv.tagScale = r.scale.present(screen, world)
-	fv.labels.Reset() // the names first, then the overlays' labels
+	fv.labels.Reset() // the HUD's panels, the names, then the overlays' labels
+	r.hud.reserve(&fv.labels, f.NetGraph)
 	r.drawNames(screen, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission
@@ -288,12 +292,17 @@ func (r *Renderer) drawNames(screen *ebiten.Image, f *Frame) {
 		return
 	}
 	fv := &r.frame
-	r.lvl.world.drawTags(screen, &r.text, &fv.labels, fv.tagScale, fv.ui, func(n int32) string {
-		if uint32(n) >= bg.MaxClients {
-			return ""
-		}
-		return f.Names[n]
-	}, func(n int32) color.RGBA { return mix(PlayerColour(n), colWhite, 0.55) })
+	r.lvl.world.drawTags(screen, &r.text, &fv.labels, fv.tagScale, fv.ui, f.Name,
+		func(n int32) color.RGBA { return mix(PlayerColour(n), colWhite, 0.55) })
+}
+
+// Name returns client n's name, or "" for a number out of range or
+// without a name, or with no names.
+func (f *Frame) Name(n int32) string {
+	if f.Names == nil || uint32(n) >= bg.MaxClients {
+		return ""
+	}
+	return f.Names[n]
 }
 
 // MinRenderScale is the smallest render scale SetRenderScale takes.

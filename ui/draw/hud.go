@@ -158,6 +158,21 @@ func (hp *hudPainter) setScreen(w, h int, zoom float64) {
 	hp.textPainter.zoom, hp.b.zoom = zoom, float32(zoom)
 }
 
+// reserve keeps the HUD's panels at the top free of the world's labels
+// (names, the overlays' labels), which are drawn before them, and the
+// labels inside the screen above the status bar: the clock's panel, and
+// the net graph's corner when it is drawn.
+func (hp *hudPainter) reserve(l *view.Labels, netGraph bool) {
+	z := hp.zoom
+	l.Bound(hp.w*z, (hp.h-StatusBarHeight)*z)
+	cw := hp.textWidth("00:00", 2) + 24
+	l.Reserve((hp.w/2-cw/2)*z, 6*z, (hp.w/2+cw/2)*z, 38*z)
+	if netGraph {
+		r := NetGraphRect(int(hp.w), int(hp.h))
+		l.Reserve(float64(r.Min.X)*z, float64(r.Min.Y)*z, float64(r.Max.X)*z, float64(r.Max.Y)*z)
+	}
+}
+
 // panel adds a translucent panel with a light top edge to the HUD batch.
 func (hp *hudPainter) panel(x, y, w, h float32, a float32) {
 	b := &hp.b
@@ -358,8 +373,8 @@ func followedDead(g *cgame.CGame, who int32) bool {
 
 // hudName returns client n's name for the HUD, or "player N" without one.
 func hudName(f *Frame, n int32) string {
-	if f.Names != nil && n >= 0 && int(n) < len(f.Names) && f.Names[n] != "" {
-		return f.Names[n]
+	if name := f.Name(n); name != "" {
+		return name
 	}
 	return "player " + strconv.Itoa(int(n))
 }
@@ -414,13 +429,10 @@ func (hp *hudPainter) drawKillFeed(screen *ebiten.Image, g *cgame.CGame, f *Fram
 			break
 		}
 		a := min(1, float32(ObituaryTime-age)/500)
-		victim, killer := "", ""
-		if uint32(o.Victim) < bg.MaxClients {
-			victim = f.Names[o.Victim]
-		}
+		victim, killer := f.Name(o.Victim), ""
 		self := o.Killer == o.Victim || uint32(o.Killer) >= bg.MaxClients
 		if !self {
-			killer = f.Names[o.Killer]
+			killer = f.Name(o.Killer)
 		}
 		tag := modTag(o.MOD)
 		tw := hp.textWidth(tag, s) + 16
@@ -623,10 +635,7 @@ func (hp *hudPainter) scoreTable(screen *ebiten.Image, g *cgame.CGame, f *Frame,
 		if p.Client == g.Predicted.ClientNum {
 			c = colArmor
 		}
-		name := ""
-		if f.Names != nil && uint32(p.Client) < bg.MaxClients {
-			name = f.Names[p.Client]
-		}
+		name := f.Name(p.Client)
 		hp.rightText(screen, numText(int32(i+1)), x+28, yy, s, fade(colWhite, 0.5))
 		hp.text(screen, name, x+52, yy, s, c)
 		hp.rightText(screen, numText(p.Score), fragX, yy, s, c)
@@ -673,9 +682,9 @@ func (hp *hudPainter) drawIntermission(screen *ebiten.Image, g *cgame.CGame, f *
 	sc := &g.Scores
 	if sc.Count > 0 {
 		win := &sc.Players[0]
-		name := "?"
-		if f.Names != nil && uint32(win.Client) < bg.MaxClients {
-			name = f.Names[win.Client]
+		name := f.Name(win.Client)
+		if name == "" {
+			name = "?"
 		}
 		c := mix(PlayerColour(win.Client), colWhite, 0.3)
 		line := "wins with"

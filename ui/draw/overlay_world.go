@@ -65,6 +65,9 @@ func (o *Overlays) drawSnapBox(screen *ebiten.Image, cg *cgame.CGame, fv *frameV
 
 	top := min(sy, py) - hh
 	left := min(sx, px) - hw
+	// The labels go round the boxes, never over the player they are
+	// about.
+	fv.labels.Reserve(left, top, max(sx, px)+hw, max(sy, py)+hh)
 	o.drawPlacedLabel(dst, fv, &o.serverTag, left, top-44, colOvlServer)
 	pred := int64(0)
 	if l.Predicting {

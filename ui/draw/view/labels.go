@@ -8,6 +8,7 @@ package view
 // been placed in an earlier frame.
 type Labels struct {
 	boxes []labelBox
+	w, h  float64 // the screen labels stay inside; 0: unbounded
 }
 
 // MaxLabelSteps is how many steps of a label's height Place tries each
@@ -19,8 +20,21 @@ const labelGap = 2
 
 type labelBox struct{ x0, y0, x1, y1 float64 }
 
-// Reset forgets the labels placed.
+// Reset forgets the labels placed and the rectangles reserved.
 func (p *Labels) Reset() { p.boxes = p.boxes[:0] }
+
+// Bound keeps the labels placed from now on inside a w×h screen: a
+// label is moved in from the left and right edges, and a place above
+// the top or below the bottom is not taken. 0 for either lifts the
+// bound.
+func (p *Labels) Bound(w, h float64) { p.w, p.h = w, h }
+
+// Reserve keeps the rectangle from (x0, y0) to (x1, y1) free of labels
+// until the next Reset: a panel drawn over the labels, such as the
+// HUD's clock or the net graph.
+func (p *Labels) Reserve(x0, y0, x1, y1 float64) {
+	p.boxes = append(p.boxes, labelBox{x0, y0, x1, y1})
+}
 
 // Place finds room for a w×h label wanted with its top-left corner at
 // (x, y): there if it overlaps no label placed, else the nearest free
@@ -28,6 +42,9 @@ func (p *Labels) Reset() { p.boxes = p.boxes[:0] }
 // to MaxLabelSteps each way, below first. It reserves and returns that
 // corner, or ok false when every place is taken.
 func (p *Labels) Place(x, y, w, h float64) (px, py float64, ok bool) {
+	if p.w > 0 {
+		x = max(0, min(x, p.w-w))
+	}
 	step := h + labelGap
 	for k := 0; k <= 2*MaxLabelSteps; k++ {
 		dy := float64((k+1)/2) * step // 0, 1, 1, 2, 2, ...
@@ -35,6 +52,9 @@ func (p *Labels) Place(x, y, w, h float64) (px, py float64, ok bool) {
 			dy = -dy
 		}
 		b := labelBox{x, y + dy, x + w, y + dy + h}
+		if p.h > 0 && (b.y0 < 0 || b.y1 > p.h) {
+			continue
+		}
 		if p.free(b) {
 			p.boxes = append(p.boxes, b)
 			return b.x0, b.y0, true

@@ -178,6 +178,37 @@ func TestLabels(t *testing.T) {
 	}
 }
 
+func TestLabelsBoundAndReserve(t *testing.T) {
+	tests := []struct {
+		name         string
+		reserve      [][4]float64 // x0, y0, x1, y1
+		x, y, w, h   float64
+		wantX, wantY float64
+		wantOK       bool
+	}{
+		{"inside", nil, 100, 100, 60, 13, 100, 100, true},
+		{"past the right edge: moved in", nil, 620, 100, 60, 13, 580, 100, true},
+		{"past the left edge: moved in", nil, -30, 100, 60, 13, 0, 100, true},
+		{"over the top: one step down", nil, 100, -5, 60, 13, 100, 10, true},
+		{"under the bottom: one step up", nil, 100, 470, 60, 13, 100, 455, true},
+		{"on a reserved panel: below it", [][4]float64{{80, 0, 200, 40}}, 100, 30, 60, 13, 100, 45, true},
+		{"reserved all round", [][4]float64{{0, 0, 640, 480}}, 100, 100, 60, 13, 100, 100, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Labels
+			p.Bound(640, 480)
+			for _, r := range tt.reserve {
+				p.Reserve(r[0], r[1], r[2], r[3])
+			}
+			x, y, ok := p.Place(tt.x, tt.y, tt.w, tt.h)
+			if x != tt.wantX || y != tt.wantY || ok != tt.wantOK {
+				t.Fatalf("Place = %v,%v,%v, want %v,%v,%v", x, y, ok, tt.wantX, tt.wantY, tt.wantOK)
+			}
+		})
+	}
+}
+
 func TestWrap(t *testing.T) {
 	tests := []struct {
 		name string
