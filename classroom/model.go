@@ -254,16 +254,10 @@ func (m *Model) step() {
 	ms := int32(m.now / time.Millisecond)
 	for _, p := range m.players {
 		for {
-			f, ok := p.up.due(m.now)
+			n, from, _, ok := p.arrive(Up)
 			if !ok {
 				break
 			}
-			n, from, ok := p.carry(p.cliEnd, p.srvEnd, p.srvAddr, f.data, m.buf)
-			p.up.recycle(f.data)
-			if !ok {
-				continue
-			}
-			m.delivered(p, Up, f.netchan)
 			m.srv.Packet(ms, from, m.buf[:n])
 		}
 	}
@@ -503,6 +497,31 @@ func (p *Player) apply() {
 	p.m.refresh()
 }
 
+// arrive takes the next packet due on p's path in direction d, carries it
+// through the loopback ends and counts it delivered (a packet the ends
+// refuse is dropped and the next one taken). It returns the packet's
+// length in m.buf, its sender and when it arrived, or ok false when no
+// packet is left due.
+func (p *Player) arrive(d Dir) (n int, from netip.AddrPort, at time.Duration, ok bool) {
+	m := p.m
+	q, src, dst, to := &p.up, p.cliEnd, p.srvEnd, p.srvAddr
+	if d == Down {
+		q, src, dst, to = &p.down, p.srvEnd, p.cliEnd, p.cliAddr
+	}
+	for {
+		f, due := q.due(m.now)
+		if !due {
+			return 0, netip.AddrPort{}, 0, false
+		}
+		n, from, ok := p.carry(src, dst, to, f.data, m.buf)
+		q.recycle(f.data)
+		if ok {
+			m.delivered(p, d, f.netchan)
+			return n, from, f.at, true
+		}
+	}
+}
+
 // carry sends data through the loopback pair from src to dst (whose
 // address is to) and reads it out at dst into buf.
 func (p *Player) carry(src, dst *netchan.LoopbackConn, to netip.AddrPort, data, buf []byte) (int, netip.AddrPort, bool) {
@@ -517,21 +536,15 @@ func (p *Player) carry(src, dst *netchan.LoopbackConn, to netip.AddrPort, data, 
 func (p *Player) frame() {
 	m := p.m
 	for {
-		f, ok := p.down.due(m.now)
+		n, from, at, ok := p.arrive(Down)
 		if !ok {
 			break
 		}
-		n, from, ok := p.carry(p.srvEnd, p.cliEnd, p.cliAddr, f.data, m.buf)
-		p.down.recycle(f.data)
-		if !ok {
-			continue
-		}
-		m.delivered(p, Down, f.netchan)
 		if p.inboxN == len(p.inbox) {
 			p.inbox = append(p.inbox, arrival{})
 		}
 		a := &p.inbox[p.inboxN]
-		a.data, a.from, a.at = append(a.data[:0], m.buf[:n]...), from, f.at
+		a.data, a.from, a.at = append(a.data[:0], m.buf[:n]...), from, at
 		p.inboxN++
 	}
 	p.C.Frame(m.now, p.command())
