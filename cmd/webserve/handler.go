@@ -13,6 +13,9 @@ import (
 // maxReport is the longest report line kept; the rest is cut.
 const maxReport = 4096
 
+// rtcPath is where a Tremor server takes a page's WebRTC offer.
+const rtcPath = "/rtc"
+
 // handler serves a folder's files and takes the page's reports.
 type handler struct {
 	root  http.Dir
@@ -31,6 +34,16 @@ func newHandler(dir string, out io.Writer) *handler {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/report" {
 		h.report(w, r)
+		return
+	}
+	if r.URL.Path == rtcPath {
+		// No game server here. A page that came from a web server and
+		// starts no game of its own offers its origin a WebRTC channel
+		// first (docs/web.md); No Content tells it to play locally,
+		// where an error status would print an error in the browser's
+		// console.
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

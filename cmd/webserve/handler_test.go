@@ -184,3 +184,17 @@ func TestAcceptsGzip(t *testing.T) {
 		}
 	}
 }
+
+// A page's offer of a WebRTC channel gets No Content: no game server
+// here, play locally, and no error status for the browser's console.
+func TestNoGameServer(t *testing.T) {
+	dir, _ := folder(t, false)
+	h := newHandler(dir, io.Discard)
+	resp := get(t, h, http.MethodPost, "/rtc", "", strings.NewReader("v=0\r\n"))
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("POST /rtc: %s, want 204 No Content", resp.Status)
+	}
+	if b, _ := io.ReadAll(resp.Body); len(b) != 0 {
+		t.Errorf("POST /rtc answered %q, want no body", b)
+	}
+}

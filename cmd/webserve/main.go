@@ -14,7 +14,9 @@
 // accepts gzip. A page opened with #report posts what it sees (its first
 // frame, console lines, errors) to POST /report; webserve prints each such
 // line to standard output as "report: LINE", which is how make webtest
-// reads the browser. The first line it prints is "webserve: serving DIR
+// reads the browser. It has no game server: a page's WebRTC offer (POST
+// /rtc, which a Tremor server answers) gets 204 No Content, so that a
+// page opened from it plays locally (docs/web.md). The first line it prints is "webserve: serving DIR
 // at URL", with the port it got when -port is 0. SIGINT or SIGTERM stops
 // it with status 0.
 package main
