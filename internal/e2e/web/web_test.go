@@ -104,32 +104,8 @@ func TestBrowser(t *testing.T) {
 		mu.Unlock()
 	}
 	c := startChromium(t, chromium, tmp, events)
-
-	var target struct {
-		TargetID string `json:"targetId"`
-	}
+	s := newTab(t, c)
 	const callTimeout = 30 * time.Second
-	if err := c.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &target, callTimeout); err != nil {
-		t.Fatal(err)
-	}
-	var attached struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := c.call("", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached, callTimeout); err != nil {
-		t.Fatal(err)
-	}
-	s := attached.SessionID
-	for _, m := range []string{"Runtime.enable", "Log.enable", "Page.enable"} {
-		if err := c.call(s, m, nil, nil, callTimeout); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The page is 1280x720, as the window's default size.
-	if err := c.call(s, "Emulation.setDeviceMetricsOverride", map[string]any{
-		"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false,
-	}, nil, callTimeout); err != nil {
-		t.Fatal(err)
-	}
 	list := pages
 	if *query != "" {
 		list = []page{{"page", *query, nil}}
@@ -215,6 +191,38 @@ func TestBrowser(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("the console shows errors after the reloads:\n%s", strings.Join(bad, "\n"))
 	}
+}
+
+// newTab opens a blank 1280x720 tab (the window's default size) in the
+// browser c, with its console, log and page events on, and returns its
+// devtools session.
+func newTab(t *testing.T, c *cdp) string {
+	t.Helper()
+	var target struct {
+		TargetID string `json:"targetId"`
+	}
+	const callTimeout = 30 * time.Second
+	if err := c.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &target, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	var attached struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := c.call("", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	s := attached.SessionID
+	for _, m := range []string{"Runtime.enable", "Log.enable", "Page.enable"} {
+		if err := c.call(s, m, nil, nil, callTimeout); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.call(s, "Emulation.setDeviceMetricsOverride", map[string]any{
+		"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false,
+	}, nil, callTimeout); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // openPage opens base's index.html with pg's query in session s, waits
