@@ -100,6 +100,18 @@ type Ghost struct {
 	Dead bool
 }
 
+// Known returns the newest position of the player known: Newest, else
+// Next, else Snap. The ghost's box is drawn there.
+func (g *Ghost) Known() cgame.Point {
+	switch {
+	case g.HaveNewest:
+		return g.Newest
+	case g.HaveNext:
+		return g.Next
+	}
+	return g.Snap
+}
+
 // Ghosts appends the other players of this frame to dst[:0] and returns
 // it: every player entity cgame draws, in entity order. With a dst of
 // capacity bg.MaxClients it allocates nothing.

@@ -267,7 +267,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	lv.drawWorld(world, wv, g, lx, ly, dt)
 	fv.tagScale = r.scale.present(screen, world)
 	fv.labels.Reset() // the HUD's panels, the names, then the overlays' labels
-	r.hud.reserve(&fv.labels, f.NetGraph)
+	r.hud.reserve(&fv.labels, f.NetGraph, &lv.seen.feedback, g.RealTime)
 	r.drawNames(screen, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission

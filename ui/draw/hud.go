@@ -158,11 +158,12 @@ func (hp *hudPainter) setScreen(w, h int, zoom float64) {
 	hp.textPainter.zoom, hp.b.zoom = zoom, float32(zoom)
 }
 
-// reserve keeps the HUD's panels at the top free of the world's labels
-// (names, the overlays' labels), which are drawn before them, and the
-// labels inside the screen above the status bar: the clock's panel, and
-// the net graph's corner when it is drawn.
-func (hp *hudPainter) reserve(l *view.Labels, netGraph bool) {
+// reserve keeps what the HUD draws over the world free of the world's
+// labels (names, the overlays' labels), which are drawn before it, and
+// the labels inside the screen above the status bar: the clock's panel,
+// the net graph's corner when it is drawn, and the pickup lines shown
+// at now (drawPickups).
+func (hp *hudPainter) reserve(l *view.Labels, netGraph bool, fb *fx.Feedback, now int32) {
 	z := hp.zoom
 	l.Bound(hp.w*z, (hp.h-StatusBarHeight)*z)
 	cw := hp.textWidth("00:00", 2) + 24
@@ -171,6 +172,24 @@ func (hp *hudPainter) reserve(l *view.Labels, netGraph bool) {
 		r := NetGraphRect(int(hp.w), int(hp.h))
 		l.Reserve(float64(r.Min.X)*z, float64(r.Min.Y)*z, float64(r.Max.X)*z, float64(r.Max.Y)*z)
 	}
+	if n := hp.pickupsShown(fb, now); n > 0 {
+		const half = 200 // wide enough for "Rocket launcher +10 rockets" at scale 2
+		bottom := hp.h - StatusBarHeight - 24 + 26
+		l.Reserve((hp.w/2-half)*z, (bottom-26*float64(n)-12)*z, (hp.w/2+half)*z, bottom*z)
+	}
+}
+
+// pickupsShown returns how many of fb's pickup lines are on screen at
+// now.
+func (hp *hudPainter) pickupsShown(fb *fx.Feedback, now int32) int {
+	n := 0
+	for i := fb.Pickups() - 1; i >= 0; i-- {
+		if age := now - fb.PickupAt(i).Time; age < 0 || age > PickupTime {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // panel adds a translucent panel with a light top edge to the HUD batch.
@@ -506,12 +525,10 @@ func modColour(mod int32) color.RGBA {
 // the newest lowest.
 func (hp *hudPainter) drawPickups(screen *ebiten.Image, g *cgame.CGame, fb *fx.Feedback, fv *frameView) {
 	y := hp.h - StatusBarHeight - 24
-	for i := fb.Pickups() - 1; i >= 0; i-- {
+	total := fb.Pickups()
+	for i := total - 1; i >= total-hp.pickupsShown(fb, g.RealTime); i-- {
 		p := fb.PickupAt(i)
 		age := g.RealTime - p.Time
-		if age < 0 || age > PickupTime {
-			break
-		}
 		a := min(1, float32(PickupTime-age)/600)
 		rise := max(0, 1-float64(age)/150) * 12
 		c := colWhite

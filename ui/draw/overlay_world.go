@@ -171,16 +171,17 @@ func (o *Overlays) drawGhosts(screen *ebiten.Image, cg *cgame.CGame, fv *frameVi
 		t = appendSigned(t, delay)
 		o.ghostTag.put(key, append(t, " ms"...))
 	}
+	// The labels go round the ghosts' boxes and the players drawn, never
+	// over one.
 	for i := range o.ghosts {
 		g := &o.ghosts[i]
-		p := g.Snap
-		switch {
-		case g.HaveNewest:
-			p = g.Newest
-		case g.HaveNext:
-			p = g.Next
-		}
-		gx, gy := v.PointScreen(p)
+		gx, gy := v.PointScreen(g.Known())
+		lx, ly := v.PointScreen(g.Lerp)
+		fv.labels.Reserve(gx-hw, gy-hh, gx+hw, gy+hh)
+		fv.labels.Reserve(lx-hw, ly-hh, lx+hw, ly+hh)
+	}
+	for i := range o.ghosts {
+		gx, gy := v.PointScreen(o.ghosts[i].Known())
 		if visible(gx, gy) {
 			o.drawPlacedLabel(dst, fv, &o.ghostTag, gx-hw, gy+hh+3, fade(colWhite, 0.85))
 		}
