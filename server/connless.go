@@ -236,7 +236,7 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 				// A resend or a duplicate of the connect that made
 				// this connection, whose client has not used it
 				// yet: answer it again, change nothing.
-				s.sendSmallReply(from, oob.FormatConnectResponse(challenge), requestLen)
+				s.sendSmallReply(from, connectResponse(c, challenge), requestLen)
 				return
 			}
 			if d := s.svs.now - c.lastConnectTime; d < ReconnectLimit && d >= 0 {
@@ -296,7 +296,17 @@ func (s *Server) directConnect(from netip.AddrPort, text string, requestLen int)
 		return
 	}
 	s.logf("client %d connected from %s: %s", c.num, from, c.name)
-	s.sendSmallReply(from, oob.FormatConnectResponse(challenge), requestLen)
+	s.sendSmallReply(from, connectResponse(c, challenge), requestLen)
+}
+
+// connectResponse returns the reply to c's accepted connect: it states
+// c's fragment size when that is not netchan.FragmentSize (a WebRTC
+// peer), so that a client can check that it uses the same.
+func connectResponse(c *client, challenge int32) string {
+	if n := c.chan_.FragmentSize(); n != netchan.FragmentSize {
+		return oob.FormatConnectResponseSize(challenge, n)
+	}
+	return oob.FormatConnectResponse(challenge)
 }
 
 // clientsFrom counts the connected clients (zombies included: their slot

@@ -381,7 +381,7 @@ var layers = [][]string{
 	{"tremor/common/...", "tremor/lagometer"},
 	{"tremor/cgame", "tremor/game", "tremor/game/bot"},
 	{"tremor/cgame/fx", "tremor/cgame/overlay", "tremor/ui/draw/view"},
-	{"tremor/server", "tremor/client", "tremor/master"},
+	{"tremor/server", "tremor/server/rtc", "tremor/client", "tremor/master"},
 	{"tremor/client/headless", "tremor/client/browser", "tremor/internal/inspect", "tremor/internal/protospec", "tremor/game/gametest", "tremor/classroom"},
 	{"tremor/ui/keys", "tremor/ui/menu"},
 	{"tremor/ui/draw", "tremor/lagometer/draw", "tremor/ui/sound/..."},

@@ -91,6 +91,12 @@ func checkQueries(t *testing.T, text string) {
 			t.Fatalf("connectResponse round trip of %d: %d %v, %v", ch, got, ok, err)
 		}
 	}
+	if n, ok := ConnectResponseFragmentSize(text); ok {
+		ch, _, _ := ParseConnectResponse(text)
+		if got, ok := ConnectResponseFragmentSize(FormatConnectResponseSize(ch, n)); !ok || got != n {
+			t.Fatalf("connectResponse size round trip of %d: %d %v", n, got, ok)
+		}
+	}
 	if msg, err := ParsePrint(text); err == nil {
 		if got, err := ParsePrint(FormatPrint(msg)); err != nil || got != msg {
 			t.Fatalf("print round trip of %q: %q, %v", msg, got, err)

@@ -392,6 +392,33 @@ func FormatConnectResponse(challenge int32) string {
 	return CmdConnectResponse + " " + strconv.FormatInt(int64(challenge), 10)
 }
 
+// FormatConnectResponseSize returns the reply to an accepted connect
+// from a peer whose fragment size is not the default (a WebRTC peer,
+// netchan.WebRTCFragmentSize): "connectResponse CHALLENGE SIZE". A
+// client that reads only the challenge ignores the size
+// (ParseConnectResponse); ConnectResponseFragmentSize reads it.
+func FormatConnectResponseSize(challenge int32, fragmentSize int) string {
+	return FormatConnectResponse(challenge) + " " + strconv.Itoa(fragmentSize)
+}
+
+// ConnectResponseFragmentSize returns the fragment size a
+// connectResponse states as its second argument, and false when it
+// states none (a UDP peer: the default size) or a malformed one.
+func ConnectResponseFragmentSize(text string) (int, bool) {
+	line, err := expect(text, CmdConnectResponse)
+	if err != nil {
+		return 0, false
+	}
+	_, next, _ := cmdargs.NextToken(line, 0)
+	_, next, _ = cmdargs.NextToken(line, next)
+	tok, _, _ := cmdargs.NextToken(line, next)
+	n, err := strconv.Atoi(tok)
+	if err != nil || n <= 0 || n > 1<<16 {
+		return 0, false
+	}
+	return n, true
+}
+
 // ParseConnectResponse reads the reply to a connect and returns its
 // challenge, a 32-bit decimal integer. ok is false when it has none (the
 // Quake III form, "connectResponse"); further arguments are ignored.

@@ -285,6 +285,34 @@ func TestConnectResponse(t *testing.T) {
 	}
 }
 
+func TestConnectResponseFragmentSize(t *testing.T) {
+	text := FormatConnectResponseSize(-7, 1152)
+	if text != "connectResponse -7 1152" {
+		t.Errorf("FormatConnectResponseSize(-7, 1152) = %q", text)
+	}
+	if ch, ok, err := ParseConnectResponse(text); err != nil || !ok || ch != -7 {
+		t.Errorf("ParseConnectResponse(%q) = %d %v %v: the size must not disturb the challenge", text, ch, ok, err)
+	}
+	for _, tt := range []struct {
+		text string
+		n    int
+		ok   bool
+	}{
+		{text, 1152, true},
+		{"connectResponse 5", 0, false},
+		{"connectResponse", 0, false},
+		{"connectResponse 5 x", 0, false},
+		{"connectResponse 5 0", 0, false},
+		{"connectResponse 5 -3", 0, false},
+		{"connectResponse 5 99999999", 0, false},
+		{"challengeResponse 5 1152", 0, false},
+	} {
+		if n, ok := ConnectResponseFragmentSize(tt.text); n != tt.n || ok != tt.ok {
+			t.Errorf("ConnectResponseFragmentSize(%q) = %d %v, want %d %v", tt.text, n, ok, tt.n, tt.ok)
+		}
+	}
+}
+
 func TestIsBadChallenge(t *testing.T) {
 	for msg, want := range map[string]bool{
 		BadChallengePrint:                       true,
