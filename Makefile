@@ -1,7 +1,7 @@
 # Tremor: build, test and run. `make help` lists the targets.
 #
 # Recipes are bash scripts (one shell per recipe, stop at the first error).
-# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT, SOAK, CROWD.
+# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT, SOAK, CROWD, DISTDIR.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -39,6 +39,8 @@ WEBPORT ?= 8080
 # `make webtest WEBQUERY=...` opens only that page address query (the
 # client's command line) instead of the classroom view and the local game.
 WEBQUERY ?=
+# Where `make dist` writes the release archives (docs/deploy.md).
+DISTDIR ?= dist
 
 # Debian packages: a C toolchain (cgo, -race), Ebitengine's cgo headers on
 # Linux, a virtual display for running the client without a screen, and
@@ -55,7 +57,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build web web-serve webtest run classroom server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build dist web web-serve webtest run classroom server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -129,9 +131,28 @@ test: deps ## gofmt check, go vet, staticcheck, go test -race, then fuzz for FUZ
 		if [ $$rc -ne 0 ]; then echo "gofmt: could not parse the files above" >&2; return 1; fi
 		echo "gofmt: $$(wc -l <<<"$$files") files, all formatted"
 	}
+	# The Windows client and server, and the browser build, must compile and
+	# pass vet too: nobody here can run them, so CI is where they break.
+	# For js only the browser build's packages: server-side ones (the
+	# WebRTC server's pion) need not build for js.
+	cross_vet() {
+		echo "GOOS=windows GOARCH=amd64 go vet $(PKGS)"
+		GOOS=windows GOARCH=amd64 go vet $(PKGS)
+		local web
+		web=$$(comm -12 <(GOOS=js GOARCH=wasm go list -e -deps ./cmd/client | sort) <(GOOS=js GOARCH=wasm go list -e $(PKGS) 2>/dev/null | sort))
+		if [ -z "$$web" ]; then echo "no package of PKGS is in the browser build"; return 0; fi
+		echo "GOOS=js GOARCH=wasm go vet: the $$(wc -w <<<"$$web") packages of PKGS in the browser build (go list -deps ./cmd/client)"
+		GOOS=js GOARCH=wasm go vet $$web
+	}
 	total=$$(date +%s)
 	step "gofmt -l" gofmt_check
 	step "go vet $(PKGS)" go vet $(PKGS)
+	step "go vet, GOOS=windows and GOOS=js GOARCH=wasm" cross_vet
+	if [ "$(PKGS)" = "./..." ]; then
+		step "cross-compile the release binaries (make dist without the archives)" bash .ci/dist.sh check "$$(mktemp -d)"
+	else
+		printf '\n==> cross-compile the release binaries: skipped (PKGS=%s)\n' "$(PKGS)"
+	fi
 	step "staticcheck $(PKGS)" "$$(go env GOPATH | cut -d: -f1)/bin/staticcheck" $(PKGS)
 	step "go test -race -count=1 $(PKGS)" go test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 	step "fuzz (FUZZTIME=$(TEST_FUZZTIME) per target)" env FUZZTIME=$(TEST_FUZZTIME) PKGS="$(PKGS)" bash .ci/fuzz.sh
@@ -171,6 +192,9 @@ build: ## compile every package; build bin/client, and the NOCGO_CMDS (server, m
 	go build -o bin/ ./cmd/client
 	echo "==> CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))"
 	CGO_ENABLED=0 go build -o bin/ $(addprefix ./,$(NOCGO_CMDS))
+
+dist: ## release archives in DISTDIR (dist/): Windows client and server (.zip), Linux client, Linux server and master for amd64 and arm64 (.tar.gz), the web page (.zip), READMEs, SHA256SUMS
+	@bash .ci/dist.sh package "$(DISTDIR)"
 
 web: ## build the client to WebAssembly in WEBDIR (build/web): tremor.wasm (and .gz), index.html, wasm_exec.js; docs/web.md
 	@echo "==> GOOS=js GOARCH=wasm go build -o $(WEBDIR)/tremor.wasm ./cmd/client"
