@@ -392,6 +392,8 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	}
 	v.wp.end(dst)
 	v.labels.Reset()
+	db := dst.Bounds()
+	v.labels.Bound(float64(db.Dx()), float64(db.Dy())) // a name at the pane's edge is moved in, not cut
 	v.wp.drawTags(dst, &v.tp, &v.labels, 1, 1, v.tag, v.colour)
 	var op ebiten.DrawImageOptions
 	op.GeoM.Translate(x0, y0)
