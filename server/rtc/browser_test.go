@@ -53,6 +53,13 @@ var _ netchan.FragmentSizer = (*browser)(nil)
 // mDNS, UDP only, loopback candidates (the test server listens on
 // 127.0.0.1).
 func browserAPI() *webrtc.API {
+	api, _ := browserAPIOn(nil)
+	return api
+}
+
+// browserAPIOn is browserAPI with its ICE over the socket sock, which
+// a test can close to make the browser vanish (nil: pion's own sockets).
+func browserAPIOn(sock *net.UDPConn) (*webrtc.API, *ice.UDPMuxDefault) {
 	quiet := logging.NewDefaultLoggerFactory()
 	quiet.Writer = io.Discard
 	quiet.DefaultLogLevel = logging.LogLevelDisabled
@@ -62,7 +69,12 @@ func browserAPI() *webrtc.API {
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	se.SetIncludeLoopbackCandidate(true)
 	se.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() })
-	return webrtc.NewAPI(webrtc.WithSettingEngine(se))
+	var mux *ice.UDPMuxDefault
+	if sock != nil {
+		mux = ice.NewUDPMuxDefault(ice.UDPMuxParams{UDPConn: sock, Logger: quiet.NewLogger("ice")})
+		se.SetICEUDPMux(mux)
+	}
+	return webrtc.NewAPI(webrtc.WithSettingEngine(se)), mux
 }
 
 // offer makes a browser's PeerConnection and channel and returns its
