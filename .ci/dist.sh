@@ -11,9 +11,10 @@
 #                                with its README, and OUT/SHA256SUMS
 #                                (make dist)
 #
-# Every binary is built with -trimpath -ldflags "-s -w"; the Go toolchain
-# stamps each with the commit it was built from (go version -m FILE shows
-# vcs.revision). The archives are named after `git describe`.
+# Every binary is built with -trimpath -ldflags "-s -w", and -buildvcs=auto
+# (over a GOFLAGS=-buildvcs=false): the Go toolchain stamps each with the
+# commit it was built from, which go version -m FILE shows (vcs.revision,
+# vcs.modified). The archives are named after `git describe`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +53,7 @@ for t in "${targets[@]}"; do
 	mkdir -p "$dir"
 	printf 'dist: GOOS=%s GOARCH=%s CGO_ENABLED=%s go build -o %s %s\n' "$goos" "$goarch" "$cgo" "$dir/$file" "$pkg"
 	GOOS=$goos GOARCH=$goarch CGO_ENABLED=$cgo \
-		go build -trimpath -ldflags "-s -w${extra:+ $extra}" -o "$dir/$file" "$pkg"
+		go build -trimpath -buildvcs=auto -ldflags "-s -w${extra:+ $extra}" -o "$dir/$file" "$pkg"
 done
 echo "dist: make web WEBDIR=$bin/web"
 make --no-print-directory web WEBDIR="$bin/web" >/dev/null
@@ -94,10 +95,13 @@ pack() {
 }
 
 # The browser page: what make web builds, served by any web server that
-# sends .wasm as application/wasm (docs/web.md).
+# sends .wasm as application/wasm (docs/web.md). tremor.wasm.gz is left
+# out: it would add as much again to the archive, and the README says how
+# to make it.
 web=tremor-web-$version
 mkdir -p "$stage/$web"
 cp "$bin"/web/* "$stage/$web/"
+rm -f "$stage/$web/tremor.wasm.gz"
 readme README-web.txt "$stage/$web"
 pack "$web.zip"
 
