@@ -40,6 +40,11 @@ targets=(
 	"linux arm64 0 ./cmd/master tremor-master"
 )
 
+# The version and time of the archives, read before building: in a tree
+# others commit to, the binaries' stamp is the commit they were built from.
+version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+mtime=$(git log -1 --format=%ct 2>/dev/null || date +%s)
+
 bin=$out/bin
 rm -rf "$bin"
 mkdir -p "$bin"
@@ -69,8 +74,6 @@ if [[ $mode == check ]]; then
 	exit 0
 fi
 
-version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
-mtime=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 stage=$out/stage
 rm -rf "$stage" "$out"/*.zip "$out"/*.tar.gz "$out"/SHA256SUMS
 
