@@ -39,8 +39,9 @@ const netReportFrames = 30
 // reportNet sets globalThis.tremorNet to the connection's figures, for
 // the page's scripts and its end-to-end test (internal/e2e/web): the
 // client's state and server, and its counters of server messages,
-// snapshots, lost and malformed packets, and the mean ping; null while
-// there is no client engine.
+// snapshots, lost and malformed packets, the mean ping, and how many
+// chat lines the game showed with the last one; null while there is no
+// client engine.
 func reportNet(g *game) {
 	c := g.sess.Client()
 	if c == nil {
@@ -48,7 +49,13 @@ func reportNet(g *game) {
 		return
 	}
 	st := c.Stats()
+	chats, lastChat := 0, ""
+	if cg := g.sess.Active(); cg != nil {
+		chats, lastChat = cg.Chat.Total, cg.Chat.Last().Text
+	}
 	js.Global().Set("tremorNet", map[string]any{
+		"chats":            chats,
+		"lastChat":         lastChat,
 		"state":            c.State().String(),
 		"server":           c.ServerAddr().String(),
 		"messages":         float64(st.Messages),
