@@ -88,6 +88,19 @@ type Config struct {
 	AllowDownload bool // sv_allowDownload: send a client the map it lacks
 	DownloadRate  int  // sv_dlRate: kilobytes per second one download may use
 
+	// The web port (docs/web.md, package server/rtc), read by the
+	// program when it opens its sockets; the engine itself does not use
+	// them. Neither can be changed through rcon.
+	//
+	// WebPort is sv_webPort: the TCP port serving the browser page and
+	// the WebRTC signalling; -1 (the default) takes the UDP game port's
+	// number, 0 turns the web port and WebRTC off.
+	WebPort int
+	// WebDir is sv_webDir: the folder of the browser build served at /;
+	// empty finds one (a web folder beside the program, else
+	// build/web), or serves a page saying to run make web.
+	WebDir string
+
 	// Game holds the game's settings (g_gametype, fraglimit, ...).
 	Game game.Config
 
@@ -146,6 +159,8 @@ func bindCvars(v *console.Vars, c *Config) {
 		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
 	}
 	v.BoolVar(&c.AllowDownload, "sv_allowDownload", true, a|r, "send clients the map they lack")
+	v.IntVar(&c.WebPort, "sv_webPort", -1, -1, 65535, 0, "TCP port for browser players: the page and WebRTC signalling (-1: the UDP game port's number, 0: off; not settable through rcon)")
+	v.StringVar(&c.WebDir, "sv_webDir", "", 0, "folder of the browser build served to browsers (empty: web beside the program, else build/web; not settable through rcon)")
 	v.IntVar(&c.DownloadRate, "sv_dlRate", 100, 1, 10000, a|r, "kilobytes per second one map download may use")
 	v.Int32Var(&g.GameType, "g_gametype", 0, 0, 3, si|l|r, "0 free for all, 3 team deathmatch")
 	v.IntVar(&g.FragLimit, "fraglimit", 20, 0, 10000, si|a|r, "frags that end the match (0 = none)")

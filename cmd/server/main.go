@@ -47,6 +47,7 @@ import (
 	"tremor/net/cmdargs"
 	"tremor/net/netchan"
 	"tremor/server"
+	"tremor/server/rtc"
 )
 
 // netCvars choose the socket; they are read once, at start-up.
@@ -118,7 +119,17 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	if jmode == 1 {
 		cfg.Seed = journalSeed()
 	}
-	srv, err := server.New(conn, cfg, logw, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
+	// Browser players: the page and WebRTC signalling on the web port
+	// (sv_webPort), ICE on the game port.
+	srvConn, web, webLine, err := rtc.Start(conn, t.Get("sv_webPort").Int(), t.Get("sv_webDir").Value(),
+		func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) })
+	if err != nil {
+		fmt.Fprintf(logw, "server: %v\n", err)
+	}
+	if web != nil {
+		defer web.Close()
+	}
+	srv, err := server.New(srvConn, cfg, logw, server.WithConsole(t), server.WithExecFallback(lessons.FS()))
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)
 		return 1
@@ -135,6 +146,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 		exec = jr.Exec
 	}
 	fmt.Fprintf(logw, "Tremor server listening on %s\n", srv.Addr())
+	if webLine != "" {
+		fmt.Fprintf(logw, "%s\n", webLine)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

@@ -175,4 +175,3 @@ func (b *browser) longest() (sent, recv int) {
 	defer b.mu.Unlock()
 	return b.maxSent, b.maxRecv
 }
-func (b *browser) sendRaw(p []byte) error { return b.dc.Send(p) }

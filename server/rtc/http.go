@@ -50,6 +50,16 @@ func (t *Transport) ListenHTTP(addr, dir string) (net.Addr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rtc: web port: %w", err)
 	}
+	if t.isClosed() {
+		ln.Close()
+		return nil, net.ErrClosed
+	}
+	return t.Serve(ln, dir), nil
+}
+
+// Serve serves Handler(dir) on ln, as ListenHTTP does, and returns its
+// address. Close closes ln.
+func (t *Transport) Serve(ln net.Listener, dir string) net.Addr {
 	srv := &http.Server{
 		Handler:           t.Handler(dir),
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -66,7 +76,7 @@ func (t *Transport) ListenHTTP(addr, dir string) (net.Addr, error) {
 	if t.isClosed() {
 		t.httpMu.Unlock()
 		ln.Close()
-		return nil, net.ErrClosed
+		return ln.Addr()
 	}
 	t.servers = append(t.servers, hs)
 	t.httpMu.Unlock()
@@ -76,7 +86,7 @@ func (t *Transport) ListenHTTP(addr, dir string) (net.Addr, error) {
 			t.logf("rtc: web port %s: %v", ln.Addr(), err)
 		}
 	}()
-	return ln.Addr(), nil
+	return ln.Addr()
 }
 
 // closeHTTP stops the HTTP servers.

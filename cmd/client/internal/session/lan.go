@@ -12,6 +12,7 @@ import (
 	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
 	"tremor/net/netchan"
+	"tremor/server/rtc"
 )
 
 // bindLANCvars binds the cvars of the local server's LAN port
@@ -36,12 +37,23 @@ func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
 		fmt.Fprintf(s.stderr, "session: no LAN port, local play only: %v\n", err)
 		return local, netip.AddrPort{}
 	}
-	m := mux.New(local, udp)
-	fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
-	if _, err := netchan.JoinMulticast6(udp, netchan.Multicast6); err != nil && !m.UDPAddr().Addr().Is4() {
+	if _, err := netchan.JoinMulticast6(udp, netchan.Multicast6); err != nil && !udp.LocalAddr().Addr().Is4() {
 		fmt.Fprintf(s.stderr, "session: IPv6 LAN browsers will not find this server: %v\n", err)
 	}
-	return m, m.UDPAddr()
+	// Browser players: the page and WebRTC signalling on sv_webPort,
+	// ICE on the LAN port (package rtc).
+	lan, web, line, err := rtc.Start(udp, s.t.Get("sv_webPort").Int(), s.t.Get("sv_webDir").Value(),
+		func(format string, args ...any) { fmtLine(s.stderr, "server: "+format, args...) })
+	if err != nil {
+		fmt.Fprintf(s.stderr, "session: no browser players: %v\n", err)
+	}
+	m := mux.New(local, lan)
+	fmt.Fprintf(s.stderr, "session: LAN players can join on UDP %v\n", m.UDPAddr())
+	if web == nil {
+		return m, m.UDPAddr()
+	}
+	fmt.Fprintf(s.stderr, "session: %s\n", line)
+	return web.Sized(m), m.UDPAddr()
 }
 
 // Connect joins the server at addr ("host[:port]") over UDP.

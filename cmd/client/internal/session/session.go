@@ -431,6 +431,16 @@ func (p *pollConn) pump() {
 	}
 }
 
+// FragmentSize implements netchan.FragmentSizer for what it wraps: the
+// LAN port's WebRTC peers (package rtc) have a fragment size of their
+// own.
+func (p *pollConn) FragmentSize(to netip.AddrPort) int {
+	if fs, ok := p.Conn.(netchan.FragmentSizer); ok {
+		return fs.FragmentSize(to)
+	}
+	return 0
+}
+
 // poll returns the oldest packet waiting, if any.
 func (p *pollConn) poll(b []byte) (int, netip.AddrPort, bool) { return p.q.Pop(b) }
 
