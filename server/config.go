@@ -187,6 +187,17 @@ func DeclareCvars(t *console.Table) {
 	v.Unbind()
 }
 
+// ConfigOf returns the settings t's server cvars hold now, declaring
+// those not declared yet: for a program that opens its server's sockets
+// before it starts the server (the window client's LAN and web ports).
+func ConfigOf(t *console.Table) Config {
+	c := DefaultConfig()
+	v := t.Bind(nil)
+	bindCvars(v, &c)
+	v.Unbind()
+	return c
+}
+
 // CvarNames returns the names of the server's cvars, in the order of
 // docs/server.md's table.
 func CvarNames() []string {

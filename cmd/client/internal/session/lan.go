@@ -12,6 +12,7 @@ import (
 	"tremor/cmd/client/internal/mux"
 	"tremor/common/console"
 	"tremor/net/netchan"
+	"tremor/server"
 	"tremor/server/rtc"
 )
 
@@ -42,7 +43,8 @@ func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
 	}
 	// Browser players: the page and WebRTC signalling on sv_webPort,
 	// ICE on the LAN port (package rtc).
-	lan, web, line, err := rtc.Start(udp, s.t.Get("sv_webPort").Int(), s.t.Get("sv_webDir").Value(),
+	sc := server.ConfigOf(s.t)
+	lan, web, line, err := rtc.Start(udp, sc.WebPort, sc.WebDir,
 		func(format string, args ...any) { fmtLine(s.stderr, "server: "+format, args...) })
 	if err != nil {
 		fmt.Fprintf(s.stderr, "session: no browser players: %v\n", err)
