@@ -28,6 +28,7 @@ const (
 
 type httpServer struct {
 	srv  *http.Server
+	ln   *LimitListener
 	done chan struct{}
 }
 
@@ -58,8 +59,15 @@ func (t *Transport) ListenHTTP(addr, dir string) (net.Addr, error) {
 }
 
 // Serve serves Handler(dir) on ln, as ListenHTTP does, and returns its
-// address. Close closes ln.
+// address. ln is bounded to MaxConns connections and MaxConnsPerSource
+// from one source (LimitListener) unless it is a LimitListener already.
+// Close closes ln.
 func (t *Transport) Serve(ln net.Listener, dir string) net.Addr {
+	ll, ok := ln.(*LimitListener)
+	if !ok {
+		ll = NewLimitListener(ln, MaxConns, MaxConnsPerSource)
+	}
+	ln = ll
 	srv := &http.Server{
 		Handler:           t.Handler(dir),
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -71,7 +79,7 @@ func (t *Transport) Serve(ln net.Listener, dir string) net.Addr {
 		// keep the server's log for what it does.
 		ErrorLog: log.New(io.Discard, "", 0),
 	}
-	hs := &httpServer{srv: srv, done: make(chan struct{})}
+	hs := &httpServer{srv: srv, ln: ll, done: make(chan struct{})}
 	t.httpMu.Lock()
 	if t.isClosed() {
 		t.httpMu.Unlock()
@@ -87,6 +95,22 @@ func (t *Transport) Serve(ln net.Listener, dir string) net.Addr {
 		}
 	}()
 	return ln.Addr()
+}
+
+// ConnStats returns the web port's connection counters, summed over
+// the listeners Serve serves.
+func (t *Transport) ConnStats() ConnStats {
+	t.httpMu.Lock()
+	defer t.httpMu.Unlock()
+	var s ConnStats
+	for _, hs := range t.servers {
+		o := hs.ln.Stats()
+		s.Accepted += o.Accepted
+		s.Refused += o.Refused
+		s.Open += o.Open
+		s.MaxSource = max(s.MaxSource, o.MaxSource)
+	}
+	return s
 }
 
 // closeHTTP stops the HTTP servers.
