@@ -107,6 +107,16 @@ func run(args []string, stderr io.Writer) int {
 	g.binds.SetDefaults()
 	g.km = newKeymap()
 	mcfg := menu.Config{Maps: arenas.Names(), KeysFor: g.binds.KeysFor, LastServer: &g.cv.LastServer}
+	var invite, inviteFor string
+	mcfg.Invite = func() string { // the embedded server's page, for browsers on the LAN
+		if u := g.sess.WebURL(); u != inviteFor {
+			inviteFor, invite = u, ""
+			if u != "" {
+				invite = "students open " + u
+			}
+		}
+		return invite
+	}
 	g.openNetwork(&mcfg)
 	g.menu = menu.New(t, mcfg)
 	g.con = route.NewConsole(t, sb)

@@ -67,6 +67,8 @@ func (u *UI) DrawMenu(screen *ebiten.Image, m *menu.Model) {
 	foot := p.W - int(32*ui)
 	if v.Message != "" {
 		u.centreText(screen, v.Message, cx, float64(v.MessageY), u.fitScale(v.Message, foot, ui), colLow)
+	} else if v.Note != "" {
+		u.centreText(screen, v.Note, cx, float64(v.MessageY), u.fitScale(v.Note, foot, ui), colArmor)
 	}
 	u.centreText(screen, v.Hint, cx, float64(v.HintY), u.fitScale(v.Hint, foot, ui), colMenuDim)
 }

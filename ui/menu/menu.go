@@ -121,6 +121,10 @@ type Config struct {
 	// joined from the menu: the Join page starts with it, and joining
 	// sets the cvar. nil: the program has no such cvar.
 	LastServer *string
+	// Invite returns what the main and in-game pages tell the room, when
+	// they have no message to show: how to join this program's server
+	// ("students open http://192.168.1.20:27960/"), or "". nil: nothing.
+	Invite func() string
 }
 
 // Model is the menu's state. The zero value is not usable: call New.

@@ -894,3 +894,28 @@ func BenchmarkLayout(b *testing.B) {
 		r.m.Layout(1280, 720)
 	}
 }
+
+func TestInviteNote(t *testing.T) {
+	r := newRig(t)
+	url := "students open http://192.168.1.20:27960/"
+	r.m.cfg.Invite = func() string { return url }
+	tests := []struct {
+		name string
+		set  func()
+		want string
+	}{
+		{"main page", func() { r.m.OpenMain() }, url},
+		{"a message goes first", func() { r.m.OpenMainWithMessage("server disconnected: was kicked") }, ""},
+		{"in-game page", func() { r.m.SetInGame(true); r.m.Open() }, url},
+		{"a page below: no note", func() { r.m.SetInGame(false); r.m.OpenMain(); _ = r.m.OpenPage("settings", "") }, ""},
+		{"no server page to offer", func() { url = ""; r.m.OpenMain() }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.set()
+			if got := r.m.Layout(1280, 720).Note; got != tt.want {
+				t.Fatalf("Note = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -67,8 +67,11 @@ type View struct {
 	MoreBelow bool // and below the last
 	Message   string
 	MessageY  int // centre line of the message
-	Hint      string
-	HintY     int // centre line of the hint
+	// Note is said on the message line when there is no message: the
+	// invitation to join (Config.Invite), on the main and in-game pages.
+	Note  string
+	Hint  string
+	HintY int // centre line of the hint
 	// Browser is the server browser page's table, tabs and buttons, set
 	// only on that page (PageBrowser), whose Items are empty; nil on
 	// every other page. See BrowserView.
@@ -225,7 +228,10 @@ func (m *Model) layout(w, h int) *View {
 	}
 
 	foot := py + titleHeight + rows*RowHeight
-	v.Message, v.MessageY = m.msg, foot+footHeight/4
+	v.Message, v.MessageY, v.Note = m.msg, foot+footHeight/4, ""
+	if id := m.stack[len(m.stack)-1]; m.msg == "" && m.cfg.Invite != nil && (id == PageMain || id == PageInGame) {
+		v.Note = m.cfg.Invite()
+	}
 	v.HintY = foot + footHeight*3/4
 	v.Hint = m.hint()
 	return v

@@ -51,6 +51,7 @@ type Session struct {
 	srvBase time.Duration  // the client time the server's clock starts from
 	lastNow time.Duration  // the time of the last Frame
 	lanAddr netip.AddrPort // the server's UDP port, if open
+	webURL  string         // the page browsers on the LAN open to join it, if served
 	pkt     []byte
 
 	jn journalState // the event journal recorded or replayed (journal.go)
@@ -190,6 +191,16 @@ func (s *Session) startServer(name string, conn, clientConn netchan.Conn, lan ne
 // LANAddr returns the embedded server's UDP address, if it opened one.
 func (s *Session) LANAddr() (netip.AddrPort, bool) {
 	return s.lanAddr, s.srv != nil && s.lanAddr.IsValid()
+}
+
+// WebURL returns the address of the page that lets a browser on the LAN
+// join the embedded server ("http://192.168.1.20:27960/"), or "" when it
+// serves none (sv_webPort 0, no LAN port, no server).
+func (s *Session) WebURL() string {
+	if s.srv == nil {
+		return ""
+	}
+	return s.webURL
 }
 
 // Server returns the embedded server, or nil. It belongs to the
@@ -371,7 +382,7 @@ func (s *Session) Disconnect() {
 	if s.srv != nil {
 		s.srv.Shutdown("Server shutting down")
 		s.srv.Close()
-		s.srv, s.srvConn, s.lanAddr = nil, nil, netip.AddrPort{}
+		s.srv, s.srvConn, s.lanAddr, s.webURL = nil, nil, netip.AddrPort{}, ""
 	}
 }
 
