@@ -25,7 +25,8 @@ type pageBrowser struct {
 	sent    time.Time // when the getinfo was written, zero when none is out
 	chal    string
 	entry   browser.Entry
-	asked   bool
+	asked   bool // a refresh was asked for
+	listed  bool // the entry is listed
 	note    string
 	version uint64
 	buf     []byte
@@ -49,7 +50,7 @@ func (b *pageBrowser) Refresh(src browser.Source) {
 		return
 	}
 	b.stop()
-	b.asked = true
+	b.asked, b.listed = true, true
 	b.entry = browser.Entry{Label: b.srv.Label, Addr: b.srv.Addr, State: browser.Pending, HostName: b.entry.HostName}
 	b.note = ""
 	b.version++
@@ -92,7 +93,13 @@ func (b *pageBrowser) poll() {
 			if err != nil || infostr.ValueForKey(info, "challenge") != b.chal {
 				continue
 			}
-			b.entry.Fill(info, time.Since(b.sent))
+			// The getinfo left when the channel opened: the set-up
+			// (a few round trips and the DTLS handshake) is no ping.
+			from := b.sent
+			if at := b.conn.OpenedAt(); at.After(from) {
+				from = at
+			}
+			b.entry.Fill(info, time.Since(from))
 			b.version++
 			b.stop()
 			return
@@ -103,6 +110,15 @@ func (b *pageBrowser) poll() {
 				b.note = msg
 			}
 		}
+	}
+	var he *rtcjs.HTTPError
+	if err := b.conn.Err(); errors.As(err, &he) && he.NoServer() {
+		// A plain web server sent the page: nothing to list.
+		b.listed = false
+		b.note = "the page's web server " + b.srv.Label + " runs no Tremor server: connect HOST[:PORT] joins one"
+		b.version++
+		b.stop()
+		return
 	}
 	if time.Since(b.sent) > pageQueryTimeout {
 		b.entry.State = browser.TimedOut
@@ -130,7 +146,7 @@ func (b *pageBrowser) Status(src browser.Source) browser.Status {
 	switch src {
 	case browser.LAN:
 		st := browser.Status{Refreshing: b.conn != nil, Note: b.note}
-		if b.asked {
+		if b.listed {
 			st.Entries = 1
 			if b.entry.State == browser.Answered {
 				st.Answered = 1
@@ -145,7 +161,7 @@ func (b *pageBrowser) Status(src browser.Source) browser.Status {
 
 // List implements menu.Browser.
 func (b *pageBrowser) List(dst []browser.Entry, src browser.Source, o browser.Order) []browser.Entry {
-	if src != browser.LAN || !b.asked {
+	if src != browser.LAN || !b.listed {
 		return dst[:0]
 	}
 	return browser.List(dst, []browser.Entry{b.entry}, o)

@@ -88,6 +88,7 @@ type Conn struct {
 	abort   js.Value // the AbortController of the offer's POST
 	funcs   []js.Func
 	open    bool
+	openAt  time.Time // when the channel opened
 	closed  bool
 	failed  bool     // a failure was reported
 	err     error    // why the signalling failed
@@ -156,6 +157,14 @@ func (c *Conn) Open() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.open
+}
+
+// OpenedAt returns when the channel opened (and the packets written
+// before it left), zero if it has not.
+func (c *Conn) OpenedAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.openAt
 }
 
 // Dropped returns how many packets WriteTo dropped: written before the
@@ -236,7 +245,7 @@ func (c *Conn) opened() {
 		c.mu.Unlock()
 		return
 	}
-	c.open = true
+	c.open, c.openAt = true, time.Now()
 	pending := c.pending
 	c.pending = nil
 	c.mu.Unlock()
