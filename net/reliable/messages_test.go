@@ -201,7 +201,7 @@ func TestReceiveWindowRule(t *testing.T) {
 	for i := range 64 {
 		a.Send([]byte{byte(i)})
 	}
-	ids, blk := fillIDs(t, a, 1, 0, 0, 2000)
+	ids, _ := fillIDs(t, a, 1, 0, 0, 2000)
 	if len(ids) != 16 || ids[15] != 15 {
 		t.Fatalf("sent %v", ids)
 	}
@@ -211,7 +211,7 @@ func TestReceiveWindowRule(t *testing.T) {
 	if ids, _ := fillIDs(t, a, 2, 50*ms, 0, 2000); len(ids) != 0 {
 		t.Fatalf("sent %v before the resend interval", ids)
 	}
-	ids, blk = fillIDs(t, a, 3, 100*ms, 0, 2000)
+	ids, blk := fillIDs(t, a, 3, 100*ms, 0, 2000)
 	if len(ids) != 16 {
 		t.Fatalf("resent %v", ids)
 	}
