@@ -127,6 +127,7 @@ type soakResult struct {
 	windowLoss              [2]float64
 	rtt, simRTT             [2]time.Duration
 	resends, firstSends     [2]uint64
+	lateAcks                [2]uint64
 }
 
 func runSoak(t *testing.T, d time.Duration, seed uint64) soakResult {
@@ -262,6 +263,7 @@ func runSoak(t *testing.T, d time.Duration, seed uint64) soakResult {
 		r.rtt[i] = e.rttSum / time.Duration(max(e.rttN, 1))
 		r.simRTT[i] = e.oneWay/time.Duration(e.oneWayN) + peer.oneWay/time.Duration(peer.oneWayN) + interval/2
 		r.firstSends[i], r.resends[i] = ms.FirstSends, ms.Resends
+		r.lateAcks[i] = st.LateAcks
 		if pm := peer.msgs.Stats(); pm.BeyondWindow != 0 {
 			t.Errorf("side %d received %d messages past its window", 1-i, pm.BeyondWindow)
 		}
@@ -276,11 +278,11 @@ func runSoak(t *testing.T, d time.Duration, seed uint64) soakResult {
 func (r soakResult) String() string {
 	return fmt.Sprintf("%v virtual: packets %d/%d, messages delivered in order %d/%d (first sends %d/%d, resends %d/%d), "+
 		"packet sequence wraps %d/%d, message id wraps %d/%d, false packet acks %d, false message acks %d, "+
-		"upstream loss measured %.2f%%/%.2f%% (last 256: %.1f%%/%.1f%%) vs applied %.2f%%/%.2f%%, RTT mean %v/%v vs simulated %v/%v",
+		"upstream loss measured %.2f%%/%.2f%% (last 256: %.1f%%/%.1f%%) vs applied %.2f%%/%.2f%%, RTT mean %v/%v vs simulated %v/%v, late acks %d/%d",
 		r.virtual, r.packets[0], r.packets[1], r.msgs[0], r.msgs[1], r.firstSends[0], r.firstSends[1], r.resends[0], r.resends[1],
 		r.packetWraps[0], r.packetWraps[1], r.idWraps[0], r.idWraps[1], r.falseAcks, r.falseMsgAcks,
 		100*r.measured[0], 100*r.measured[1], 100*r.windowLoss[0], 100*r.windowLoss[1], 100*r.appliedLoss[0], 100*r.appliedLoss[1],
-		r.rtt[0].Round(time.Millisecond), r.rtt[1].Round(time.Millisecond), r.simRTT[0].Round(time.Millisecond), r.simRTT[1].Round(time.Millisecond))
+		r.rtt[0].Round(time.Millisecond), r.rtt[1].Round(time.Millisecond), r.simRTT[0].Round(time.Millisecond), r.simRTT[1].Round(time.Millisecond), r.lateAcks[0], r.lateAcks[1])
 }
 
 // TestSoak runs two ends at 60 packets a second each way over a terrible
