@@ -38,13 +38,6 @@ func newDemoScene(play *playScene) *demoScene {
 	return &demoScene{play: play, follow: followRecorder}
 }
 
-// start readies the scene for a demo that began playing: the camera on
-// its recorder, the demo bar at its start.
-func (d *demoScene) start() {
-	d.follow = followRecorder
-	d.play.r.ResetDemoBar()
-}
-
 // notify: the notify lines and the chat field are the game's.
 func (d *demoScene) notify() bool { return true }
 
@@ -208,15 +201,6 @@ func (td *timedemo) frame(now time.Time) {
 		td.sumSq += ms * ms
 	}
 	td.last = now
-}
-
-// startTimedemo makes the demo that just began playing a timedemo.
-func (d *demoScene) startTimedemo() {
-	d.td = &timedemo{tps: ebiten.TPS(), vsync: ebiten.IsVsyncEnabled()}
-	d.td.res.Step = timedemoStep
-	d.td.res.Min = time.Duration(math.MaxInt64)
-	ebiten.SetVsyncEnabled(false)
-	ebiten.SetTPS(ebiten.SyncWithFPS)
 }
 
 // endTimedemo prints the result, as Quake III did, and restores the

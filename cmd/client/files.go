@@ -6,9 +6,11 @@ import (
 	"image"
 	"image/png"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -127,4 +129,20 @@ func (g *game) saveShot(screen *ebiten.Image, name string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// start readies the scene for a demo that began playing: the camera on
+// its recorder, the demo bar at its start.
+func (d *demoScene) start() {
+	d.follow = followRecorder
+	d.play.r.ResetDemoBar()
+}
+
+// startTimedemo makes the demo that just began playing a timedemo.
+func (d *demoScene) startTimedemo() {
+	d.td = &timedemo{tps: ebiten.TPS(), vsync: ebiten.IsVsyncEnabled()}
+	d.td.res.Step = timedemoStep
+	d.td.res.Min = time.Duration(math.MaxInt64)
+	ebiten.SetVsyncEnabled(false)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 }

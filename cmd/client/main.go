@@ -215,8 +215,8 @@ type game struct {
 	stats      frametime.Recorder
 	updateTook time.Duration
 
-	maxFPS int             // com_maxfps
-	pacer  frametime.Pacer // holds frames to maxFPS (pacing.go)
+	maxFPS int // com_maxfps
+	pacing     // holds frames to maxFPS (pacing.go)
 
 	wasIdle  bool             // the session was idle at the last frame (menuWhenIdle)
 	newcomer session.Newcomer // the default match's hold on the player (holdNewcomer)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"tremor/cmd/client/internal/frametime"
 )
 
 // Ebitengine reads the keys and buttons once a frame, before that
@@ -18,6 +20,11 @@ import (
 // every frame runs exactly one Update (ebiten.SyncWithFPS), and the
 // client holds its frames to com_maxfps itself, as Quake III's
 // Com_Frame did (frametime.Pacer).
+
+// pacing is the window's frame pacing state.
+type pacing struct {
+	pacer frametime.Pacer // holds frames to maxFPS
+}
 
 // setMaxFPS sets the frame rate cap, com_maxfps.
 func (g *game) setMaxFPS(fps int) {
