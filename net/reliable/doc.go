@@ -73,6 +73,26 @@
 // packet, its next undelivered id is never older than the sender's
 // oldest unacked one, so every id the sender sends fits.
 //
+// # Using it
+//
+// Each end of a connection has one Endpoint and one Messages. Sending a
+// packet whose sequence is seq (the netchan's outgoing sequence, low 16
+// bits):
+//
+//	ack, bits := ep.AckFields()
+//	b = reliable.AppendHeader(b, ack, bits)
+//	b, _ = msgs.Fill(b, seq, now, ep.RTT(), budget)
+//	ep.Sent(seq, now, len(b))
+//
+// Receiving a packet of sequence seq, in this order, so that a refused
+// block is never acked and the window rule holds:
+//
+//	ack, bits, n, err := reliable.ParseHeader(b)
+//	_, err = msgs.Receive(b[n:])          // if the packet has a block
+//	for id, data, ok := msgs.Next(); ok; id, data, ok = msgs.Next() { ... }
+//	ep.Received(seq, now)                 // only if everything was accepted
+//	ep.Acks(ack, bits, now, msgs.Acked)
+//
 // # Wire formats
 //
 // The ack header, 6 bytes, little-endian ([AppendHeader], [ParseHeader]);
@@ -101,10 +121,16 @@
 //
 // # Costs
 //
-// Per packet: 6 header bytes each way, AckBits lookups to build the
-// header and one per set bit to read it. Per connection end, with the
-// defaults: two packet buffers of 1024 entries (about 40 KiB), a message
-// send window of 256, a receive window of 256 (up to 256 KiB of received
-// message bytes, only when the peer sends that much out of order) and 64
-// KiB of packet-to-id records. After warm-up nothing allocates.
+// Per packet: 6 header bytes each way; building a header looks up 32
+// received entries, reading one looks up one sent entry per set bit
+// (BenchmarkPacketExchange: both ends' Sent, Received, AckFields and
+// Acks in about 0.6 µs). Per connection end, with the defaults: the two
+// packet buffers of an Endpoint take about 32 KiB; a Messages about 90
+// KiB (64 KiB of it the packet-to-id records), plus the bytes of the
+// messages it holds, at most 256 KiB received out of order. After warm-up
+// nothing allocates.
+//
+// The soak test (soak_test.go) runs both ends at 60 packets a second
+// each way over netsim links with 30 % loss, 10 % duplication, reordering
+// and 250 ms of jitter; -reliable.soak sets its virtual duration.
 package reliable
