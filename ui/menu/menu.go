@@ -510,7 +510,7 @@ func (m *Model) available(e *entry) bool {
 		return false
 	}
 	if e.needsCommand != "" && !m.t.HasCommand(e.needsCommand) {
-		return false // the browser build has no connect (docs/web.md)
+		return false // a program without connect has no Join page
 	}
 	if e.cvar == "" {
 		return true

@@ -2,7 +2,7 @@ package menu
 
 import "testing"
 
-// A client without the connect command (the browser build, docs/web.md)
+// A client without the connect command (a program that cannot join servers)
 // shows no Join entry and has no join page: nothing on the menu leads to
 // a command that is not there.
 func TestNoJoinWithoutConnect(t *testing.T) {
