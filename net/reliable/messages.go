@@ -388,3 +388,33 @@ func (m *Messages) Next() (id uint16, data []byte, ok bool) {
 
 // NextReceiveID returns the id Next delivers next.
 func (m *Messages) NextReceiveID() uint16 { return m.recvNext }
+
+// Supersede forgets every message still waiting for its ack, as if all
+// were acked, and returns the id the next message will get: the barrier
+// a receiver skips to (SkipTo). Quake III's gamestate does the same to
+// the commands it supersedes: they are neither sent again nor awaited.
+// An ack that arrives later for a packet that carried one of them
+// changes nothing.
+func (m *Messages) Supersede() uint16 {
+	for m.oldest != m.nextID {
+		m.send.Remove(m.oldest)
+		m.oldest++
+	}
+	return m.nextID
+}
+
+// SkipTo makes the receiver deliver from id on: the messages before it
+// that are buffered are dropped and those not yet arrived are no longer
+// awaited. An id at or before the next one Next delivers changes nothing
+// (a barrier only moves forward), and so does one more than 32767 ahead,
+// which no sender's Supersede can give.
+func (m *Messages) SkipTo(id uint16) {
+	if !SequenceGreater(id, m.recvNext) {
+		return
+	}
+	for n := 0; m.recvNext != id && n < m.cfg.ReceiveWindow; n++ {
+		m.recv.Remove(m.recvNext)
+		m.recvNext++
+	}
+	m.recvNext = id
+}

@@ -349,3 +349,50 @@ func TestMessagesNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocations per packet", allocs)
 	}
 }
+
+func TestSupersedeAndSkipTo(t *testing.T) {
+	cfg := MessagesConfig{SendWindow: 16, ReceiveWindow: 16, PacketWindow: 64, MaxPerPacket: 8}
+	snd, rcv := NewMessages(cfg), NewMessages(cfg)
+	for i := range 3 {
+		if _, err := snd.Send([]byte{byte('a' + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Packet 1 carries a, b, c; only the block with c arrives (a and b
+	// were in a lost packet and are still buffered as missing).
+	block, n := snd.Fill(nil, 1, 0, 0, 1000)
+	if n != 3 {
+		t.Fatalf("Fill put %d messages in the packet, want 3", n)
+	}
+	lastOnly := AppendBlock(nil, []uint16{2}, [][]byte{{'c'}})
+	if _, err := rcv.Receive(lastOnly); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := rcv.Next(); ok {
+		t.Fatal("delivered c before a and b")
+	}
+	barrier := snd.Supersede()
+	if barrier != 3 || snd.Pending() != 0 || snd.OldestUnacked() != 3 {
+		t.Fatalf("Supersede: barrier %d, %d pending, oldest %d; want 3, 0, 3", barrier, snd.Pending(), snd.OldestUnacked())
+	}
+	snd.Acked(1) // a late ack of the superseded packet changes nothing
+	if snd.Pending() != 0 {
+		t.Fatalf("a late ack brought back %d pending", snd.Pending())
+	}
+	if _, err := snd.Send([]byte("d")); err != nil {
+		t.Fatal(err)
+	}
+	rcv.SkipTo(barrier)
+	rcv.SkipTo(barrier - 2) // behind: nothing
+	block, _ = snd.Fill(block[:0], 2, 0, 0, 1000)
+	if _, err := rcv.Receive(block); err != nil {
+		t.Fatal(err)
+	}
+	id, data, ok := rcv.Next()
+	if !ok || id != 3 || string(data) != "d" {
+		t.Fatalf("after the barrier Next = %d %q %v, want 3 \"d\" true", id, data, ok)
+	}
+	if _, _, ok := rcv.Next(); ok {
+		t.Fatal("a superseded message was delivered")
+	}
+}
