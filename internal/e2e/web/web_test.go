@@ -65,7 +65,9 @@ type pageState struct {
 // panic, no uncaught error and no error from the browser (a file that
 // did not load, a WebGL failure), and the Go program must not have
 // exited. It logs the time from the page's navigation to the first drawn
-// frame and to the first frame in view. Then it checks that settings
+// frame and to the first frame in view. It presses Escape and the arrow
+// keys in the last page, which must leave no error in the console (the
+// first key releases start the page's audio). Then it checks that settings
 // persist in the browser's local storage (a name set from one page
 // address is the name at the next) and that quit ends the program with
 // the page saying so.
@@ -120,6 +122,10 @@ func TestBrowser(t *testing.T) {
 			return
 		}
 	}
+
+	// Escape and the arrow keys in the last page leave no error in the
+	// console (checked with the reloads' below).
+	pressMenuKeys(t, c, s)
 
 	// Settings persist: a name set from the page address is saved in the
 	// browser's local storage (gdata) and is the name at the next visit.
