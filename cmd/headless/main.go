@@ -6,7 +6,7 @@
 // Usage:
 //
 //	headless [-clients N] [-duration D] [-json FILE] [-log FILE] [-chat-every D]
-//	         [-seed N] [-record NAME] [+set CVAR VALUE]... +connect HOST[:PORT]
+//	         [-seed N] [-record NAME] [-webrtc URL] [+set CVAR VALUE]... +connect HOST[:PORT]
 //	headless -timedemo FILE [-timedemo-step D]
 //	headless -demoinfo FILE
 //	headless -demodump FILE [-shownet N]
@@ -29,6 +29,14 @@
 // report (per client and totals) goes to standard output and to -json.
 // The exit status is 1 if a client failed to connect or was dropped
 // without being told to go, 2 for a usage error.
+//
+// -webrtc http://HOST:PORT/ joins every client as a browser page does,
+// over a WebRTC DataChannel signalled at that web port's /rtc (package
+// server/rtc/page: pion in place of the browser), instead of over UDP;
+// +connect still names the game address. Offers refused for the rate
+// (429) or a full server (503) are retried every second, before the
+// clients start playing. It measures a server's browser players with
+// real client engines (docs/PERFORMANCE.md).
 //
 // Lines typed on standard input are console commands: "set cl_packetloss
 // 10" changes every client at once. The cvars (see cvars.go) are the
@@ -78,6 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	demoInfo := fs.String("demoinfo", "", "print this demo's summary")
 	demoDump := fs.String("demodump", "", "print this demo's messages as cl_shownet does, then its summary")
 	shownet := fs.Int("shownet", 4, "cl_shownet level of -demodump (1-4, -1)")
+	webrtcURL := fs.String("webrtc", "", "join as browser pages over WebRTC, signalled at this web port URL (http://HOST:PORT/), instead of over UDP")
 	mapDir := fs.String("mapdir", "maps", "directory of the clients' maps: NAME.map is read there before the embedded arenas, and a map the server has and the clients lack is downloaded into its downloads folder as NAME-CHECKSUM.map (empty: no download)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: headless [flags] [+set CVAR VALUE]... +connect HOST[:PORT]")
@@ -142,6 +151,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		logw = f
 	}
 	cgcfg := st.cgameConfig(stderr)
+	var listen func(int) (netchan.Conn, error)
+	if *webrtcURL != "" {
+		listen, err = webrtcListen(ctx, *webrtcURL, addr)
+		if err != nil {
+			fmt.Fprintf(stderr, "headless: -webrtc: %v\n", err)
+			return 2
+		}
+	}
 	r = headless.New(headless.Config{
 		Server:     addr,
 		Clients:    *clients,
@@ -156,6 +173,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Log:        logw,
 		Console:    stderr, // diagnostics and download progress
 		Record:     recorder(*record, *clients),
+		Listen:     listen,
 	})
 	go readConsole(ctx, t, stdin)
 
