@@ -13,6 +13,7 @@
 //	hostile renameflood    -server ADDR [-count 300] [-enter] [-watch 5s]
 //	hostile rconflood      -server ADDR -password P [-wrong 5000] [-addrs 127.0.0.2-127.0.0.250] [-admin-every 250ms]
 //	hostile rcon           -server ADDR -password P CMD...
+//	hostile rtcoffers      -url http://HOST:PORT/ [-rate 1000] [-duration 10s] [-addrs A[-B]] [-workers 32] [-conns 4]
 //	hostile server         -attack NAME [-listen 127.0.0.1:27960] [-duration 30s] [-clients 1] [-idle 3s]
 //
 // statusflood sends getstatus from -ports sockets in turn, -rate packets a
@@ -37,6 +38,15 @@
 // counts the requests answered.
 //
 // rcon sends one rcon command and prints the reply.
+//
+// rtcoffers posts browser-like SDP offers (one unordered DataChannel,
+// fresh ICE credentials and fingerprint each, so pion accepts them) to
+// a server's web port at -rate a second for -duration, from each
+// address of -addrs in turn (the TCP dialer bound to it, -conns
+// keep-alive connections each, -workers offers in flight), and counts
+// the answers by HTTP status (200 answered, 429 the per-source limit,
+// 503 the pending or total bound) and the offers that got none (the
+// connection limits reset them).
 //
 // server is a hostile server: it listens on -listen (port 0: any; it
 // says where on stderr), answers getchallenge and connect, sends a
@@ -102,6 +112,8 @@ var commands = []command{
 		"wrong rcon passwords from many addresses while an admin uses the right one", runRconFlood},
 	{"rcon", "-server ADDR -password P CMD...",
 		"one rcon command; prints the reply", runRcon},
+	{"rtcoffers", "-url http://HOST:PORT/ [-rate 1000] [-duration 10s] [-addrs 127.0.0.2-127.0.0.250] [-workers 32] [-conns 4]",
+		"WebRTC offers to a server's web port (/rtc), from one address or many; counts the answers by status", runRTCOffers},
 	{"server", "-attack NAME [-listen ADDR] [-duration 30s] [-clients 1] [-idle 3s]",
 		"a hostile server for a client to join: " + serverAttackNames(), runServer},
 }
