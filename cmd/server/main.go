@@ -55,6 +55,8 @@ var netCvars = []console.Decl{
 	{Name: "net_ip", Default: "", Flags: console.Init, Help: "address the server listens on (empty: every address)"},
 	{Name: "net_port", Default: strconv.Itoa(netchan.DefaultPort), Flags: console.Init | console.Integral,
 		Min: 0, Max: 65535, Help: "UDP port the server listens on (0: any free port)"},
+	{Name: "sv_webICEPort", Default: "0", Flags: console.Init | console.Integral, Min: 0, Max: 65535,
+		Help: "UDP port of browser players' ICE (0: the game port, shared with UDP players; docs/protocol.md 4.7)"},
 }
 
 // profileCvars choose a CPU profile; they are read once, at start-up.
@@ -121,7 +123,8 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	}
 	// Browser players: the page and WebRTC signalling on the web port
 	// (sv_webPort), ICE on the game port.
-	srvConn, web, webLine, err := rtc.Start(conn, t.Get("sv_webPort").Int(), t.Get("sv_webDir").Value(),
+	srvConn, web, webLine, err := rtc.StartWith(conn, rtc.StartOptions{
+		WebPort: t.Get("sv_webPort").Int(), WebDir: t.Get("sv_webDir").Value(), ICEPort: t.Get("sv_webICEPort").Int()},
 		func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) })
 	if err != nil {
 		fmt.Fprintf(logw, "server: %v\n", err)

@@ -90,7 +90,7 @@ func (d *Divergence) Error() string {
 var noReplay = [...]string{
 	"journal", "journal_file",
 	"fs_homepath", "sv_configdir", "sv_mapdir", "cpuprofile",
-	"net_ip", "net_port", "cl_lanPort", "cl_lanPorts", "sv_webPort", "sv_webDir",
+	"net_ip", "net_port", "cl_lanPort", "cl_lanPorts", "sv_webPort", "sv_webDir", "sv_webICEPort",
 	"sv_master1", "sv_master2", "sv_master3", "sv_master4", "sv_master5",
 	"cl_master1", "cl_master2", "cl_master3", "cl_master4", "cl_master5",
 }

@@ -16,6 +16,23 @@ import (
 // and write, since ICE shares the game port; the Transport owns udp
 // from then on. line is what to print: "students open URL".
 func Start(udp *netchan.UDPConn, webPort int, webDir string, logf func(format string, args ...any)) (conn netchan.Conn, t *Transport, line string, err error) {
+	return StartWith(udp, StartOptions{WebPort: webPort, WebDir: webDir}, logf)
+}
+
+// StartOptions are StartWith's settings.
+type StartOptions struct {
+	WebPort int    // sv_webPort: -1 the game port's number, 0 off
+	WebDir  string // sv_webDir
+	// ICEPort is sv_webICEPort: 0 (or the game port's number) runs ICE
+	// over the game socket (Config.SharedPort); another number gives
+	// ICE a UDP socket of its own on that port of the game socket's
+	// address.
+	ICEPort int
+}
+
+// StartWith is Start with a choice of ICE port.
+func StartWith(udp *netchan.UDPConn, o StartOptions, logf func(format string, args ...any)) (conn netchan.Conn, t *Transport, line string, err error) {
+	webPort, webDir := o.WebPort, o.WebDir
 	if webPort == 0 {
 		return udp, nil, "", nil
 	}
@@ -31,7 +48,12 @@ func Start(udp *netchan.UDPConn, webPort int, webDir string, logf func(format st
 	if err != nil {
 		return udp, nil, "", fmt.Errorf("rtc: web port: %w (sv_webPort 0 goes without browser players)", err)
 	}
-	t, err = Listen(udp, Config{SharedPort: true, Logf: logf})
+	cfg := Config{SharedPort: true, Logf: logf}
+	if o.ICEPort > 0 && o.ICEPort != int(local.Port()) {
+		cfg.SharedPort = false
+		cfg.ICEAddr = net.JoinHostPort(host, strconv.Itoa(o.ICEPort))
+	}
+	t, err = Listen(udp, cfg)
 	if err != nil {
 		ln.Close()
 		return udp, nil, "", err
@@ -49,8 +71,12 @@ func Start(udp *netchan.UDPConn, webPort int, webDir string, logf func(format st
 	if where == "" {
 		where = "no web folder: run make web"
 	}
-	line = fmt.Sprintf("students open http://%s/ (web port TCP %d, serving %s)",
-		net.JoinHostPort(LANAddr(local.Addr()).String(), strconv.Itoa(port)), port, where)
+	ice := ""
+	if !cfg.SharedPort {
+		ice = fmt.Sprintf(", ICE on UDP %d", t.ICEAddr().Port())
+	}
+	line = fmt.Sprintf("students open http://%s/ (web port TCP %d%s, serving %s)",
+		net.JoinHostPort(LANAddr(local.Addr()).String(), strconv.Itoa(port)), port, ice, where)
 	return t.Conn(), t, line, nil
 }
 
