@@ -36,11 +36,19 @@ func frameDrawn(g *game) {
 // netReportFrames is how often, in frames, reportNet runs.
 const netReportFrames = 30
 
+// recentChatLines is how many of the latest chat lines reportNet gives.
+const recentChatLines = 8
+
 // reportNet sets globalThis.tremorNet to the connection's figures, for
-// the page's scripts and its end-to-end test (internal/e2e/web): the
+// the page's scripts and its end-to-end tests (internal/e2e/web): the
 // client's state and server, and its counters of server messages,
-// snapshots, lost and malformed packets, the mean ping, and how many
-// chat lines the game showed with the last one; null while there is no
+// snapshots, lost and malformed packets, the mean ping; how many chat
+// lines the game showed, the last and the last few (recentChat, newest
+// last, so that a test reading every few seconds sees a line that other
+// chat soon followed); and the cgame's prediction misses and
+// corrections (cgame.Stats: misses of the shared movement code, and
+// differences the server explains; cmd/headless reports the same, less
+// the misses in the second after a gamestate). null while there is no
 // client engine.
 func reportNet(g *game) {
 	c := g.sess.Client()
@@ -49,21 +57,29 @@ func reportNet(g *game) {
 		return
 	}
 	st := c.Stats()
-	chats, lastChat := 0, ""
+	chats, lastChat, misses, corrections := 0, "", 0, 0
+	recent := []any{}
 	if cg := g.sess.Active(); cg != nil {
 		chats, lastChat = cg.Chat.Total, cg.Chat.Last().Text
+		for i := max(0, cg.Chat.Len()-recentChatLines); i < cg.Chat.Len(); i++ {
+			recent = append(recent, cg.Chat.At(i).Text)
+		}
+		misses, corrections = cg.Stats.PredictionMisses, cg.Stats.PredictionCorrections
 	}
 	js.Global().Set("tremorNet", map[string]any{
-		"chats":            chats,
-		"lastChat":         lastChat,
-		"state":            c.State().String(),
-		"server":           c.ServerAddr().String(),
-		"messages":         float64(st.Messages),
-		"snapshots":        float64(st.Snapshots),
-		"snapshotsDropped": float64(st.SnapshotsDropped),
-		"malformed":        float64(st.Malformed),
-		"packetsDown":      float64(st.PacketsDown),
-		"packetsUp":        float64(st.PacketsUp),
-		"ping":             st.PingAvg(),
+		"chats":                 chats,
+		"lastChat":              lastChat,
+		"recentChat":            recent,
+		"state":                 c.State().String(),
+		"server":                c.ServerAddr().String(),
+		"messages":              float64(st.Messages),
+		"snapshots":             float64(st.Snapshots),
+		"snapshotsDropped":      float64(st.SnapshotsDropped),
+		"malformed":             float64(st.Malformed),
+		"packetsDown":           float64(st.PacketsDown),
+		"packetsUp":             float64(st.PacketsUp),
+		"ping":                  st.PingAvg(),
+		"predictionMisses":      misses,
+		"predictionCorrections": corrections,
 	})
 }
