@@ -27,17 +27,21 @@ var serverURL = flag.String("server", "", "TestBrowserJoinsServer: open the page
 // netState is the page's connection figures (cmd/client's reportNet:
 // globalThis.tremorNet).
 type netState struct {
-	State            string  `json:"state"`
-	Server           string  `json:"server"`
-	Messages         int     `json:"messages"`
-	Snapshots        int     `json:"snapshots"`
-	SnapshotsDropped int     `json:"snapshotsDropped"`
-	Malformed        int     `json:"malformed"`
-	PacketsDown      int     `json:"packetsDown"`
-	PacketsUp        int     `json:"packetsUp"`
-	Ping             float64 `json:"ping"`
-	Chats            int     `json:"chats"`
-	LastChat         string  `json:"lastChat"`
+	State            string   `json:"state"`
+	Server           string   `json:"server"`
+	Messages         int      `json:"messages"`
+	Snapshots        int      `json:"snapshots"`
+	SnapshotsDropped int      `json:"snapshotsDropped"`
+	Malformed        int      `json:"malformed"`
+	PacketsDown      int      `json:"packetsDown"`
+	PacketsUp        int      `json:"packetsUp"`
+	Ping             float64  `json:"ping"`
+	Chats            int      `json:"chats"`
+	LastChat         string   `json:"lastChat"`
+	RecentChat       []string `json:"recentChat"`
+	// The cgame's prediction misses and corrections (cgame.Stats).
+	PredictionMisses      int `json:"predictionMisses"`
+	PredictionCorrections int `json:"predictionCorrections"`
 }
 
 // The players' names: the page's, and the UDP client's (cmd/headless
@@ -69,7 +73,7 @@ func TestBrowserJoinsServer(t *testing.T) {
 	}
 	base := *serverURL
 	if base == "" {
-		base = startServer(t, tmp, dir)
+		base, _ = startServer(t, tmp, dir)
 	}
 	u, err := url.Parse(base)
 	if err != nil {
@@ -235,23 +239,20 @@ func getStatus(t *testing.T, game netip.AddrPort) []oob.PlayerLine {
 
 // startServer builds cmd/server without cgo and starts it on 127.0.0.1
 // at a free port, UDP for the game and TCP for its web port serving
-// dir, and returns the web port's address ("http://127.0.0.1:PORT/")
-// once it answers.
-func startServer(t *testing.T, tmp, dir string) string {
+// dir, with the commands extra after +map arena1, and returns the web
+// port's address ("http://127.0.0.1:PORT/") once it answers, and the
+// server's output.
+func startServer(t *testing.T, tmp, dir string, extra ...string) (string, *syncBuffer) {
 	t.Helper()
-	bin := filepath.Join(tmp, "server")
-	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/server")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build ./cmd/server: %v\n%s", err, out)
-	}
+	bin := buildTool(t, tmp, "server")
 	port := freePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin,
+	args := append([]string{
 		"+set", "net_ip", "127.0.0.1", "+set", "net_port", strconv.Itoa(port),
-		"+set", "sv_webDir", dir, "+set", "sv_hostname", "webtest", "+map", "arena1")
-	var log syncBuffer
-	cmd.Stdout, cmd.Stderr = &log, &log
+		"+set", "sv_webDir", dir, "+set", "sv_hostname", "webtest", "+map", "arena1"}, extra...)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	log := new(syncBuffer)
+	cmd.Stdout, cmd.Stderr = log, log
 	cmd.Stdin = strings.NewReader("") // its console reads standard input
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -277,7 +278,23 @@ func startServer(t *testing.T, tmp, dir string) string {
 		}
 	}
 	t.Logf("server at %s (UDP and TCP port %d)", base, port)
-	return base
+	return base, log
+}
+
+// buildTool builds tremor/cmd/NAME without cgo into tmp and returns the
+// binary's path (once per tmp: a test's second call finds it built).
+func buildTool(t *testing.T, tmp, name string) string {
+	t.Helper()
+	bin := filepath.Join(tmp, name)
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/"+name)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build ./cmd/%s: %v\n%s", name, err, out)
+	}
+	return bin
 }
 
 // freePort returns a port number free for both UDP and TCP on
@@ -324,12 +341,7 @@ func (b *syncBuffer) String() string {
 // the path of its event log.
 func startHeadless(t *testing.T, tmp string, game netip.AddrPort) string {
 	t.Helper()
-	bin := filepath.Join(tmp, "headless")
-	build := exec.Command("go", "build", "-o", bin, "tremor/cmd/headless")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build ./cmd/headless: %v\n%s", err, out)
-	}
+	bin := buildTool(t, tmp, "headless")
 	logPath := filepath.Join(tmp, "headless.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-clients", "1", "-duration", "0", "-chat-every", "2s", "-log", logPath,
