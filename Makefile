@@ -211,7 +211,7 @@ web-serve: web ## serve WEBDIR on http://WEBHOST:WEBPORT/ (localhost:8080) with 
 	@go run ./cmd/webserve -dir "$(WEBDIR)" -host "$(WEBHOST)" -port $(WEBPORT)
 
 webtest: deps web ## the browser build in headless Chromium: the classroom view and the local game (or WEBQUERY), screenshots in build/webtest-*.png; fail on a blank page, a panic or a console error
-	@go test -count=1 -v -run '^TestBrowser$$' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shots "$(abspath build)"$(if $(WEBQUERY), -query '$(WEBQUERY)')
+	@go test -count=1 -v -run '^TestBrowser' ./internal/e2e/web -args -web "$(abspath $(WEBDIR))" -shots "$(abspath build)"$(if $(WEBQUERY), -query '$(WEBQUERY)')
 
 run: deps ## start the game client (go run ./cmd/client $(ARGS))
 	@go run ./cmd/client $(ARGS)
