@@ -162,6 +162,8 @@ type connection struct {
 	bcs                   proto.BigConfigstring
 	gs                    proto.Gamestate // the configstrings change by server commands
 
+	acks *clientAcks // the acks carrier (acks.go), nil on the rings
+
 	dl     *download // the map download in progress (download.go), nil if none
 	dlBuf  [proto.DownloadBlockSize]byte
 	dlUsed downloadUsage // what the connection's downloads used (download.go)
@@ -233,12 +235,15 @@ type Client struct {
 	lastNow   time.Duration // the latest time given to Frame
 	state     State
 	stats     Stats
-	qport     uint16
-	maps      map[string]*tilemap.Map
-	oobBuf    []byte
-	args      cmdargs.Args
-	lastError error
-	parseEnts []bg.EntityState // MaxParseEntities; active.parseEntNum indexes it
+	// ackScratch takes a message block a server sends before its packet
+	// acks, which the message is then refused for.
+	ackScratch [proto.MaxMessagesBlock]byte
+	qport      uint16
+	maps       map[string]*tilemap.Map
+	oobBuf     []byte
+	args       cmdargs.Args
+	lastError  error
+	parseEnts  []bg.EntityState // MaxParseEntities; active.parseEntNum indexes it
 
 	conn   connection // clc: one connection (Connect to the next Connect)
 	active active     // cl: one gamestate (a gamestate to the next, or to the end of the connection)
@@ -647,7 +652,8 @@ func (c *Client) checkUserinfo() {
 	}
 }
 
-// userinfo returns the client's userinfo: name, rate and snaps.
+// userinfo returns the client's userinfo: name, rate, snaps, and the
+// carrier of reliable commands it asks for when it is not Quake III's.
 func (c *Client) userinfo() string {
 	info := ""
 	set := func(k, v string) {
@@ -658,6 +664,9 @@ func (c *Client) userinfo() string {
 	set("name", sanitizeInfo(c.cfg.Name))
 	set("rate", strconv.Itoa(c.cfg.Rate))
 	set("snaps", strconv.Itoa(c.cfg.Snaps))
+	if c.cfg.Reliable == proto.ReliableAcks {
+		set(proto.ReliableKey, proto.ReliableAcks)
+	}
 	return info
 }
 

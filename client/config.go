@@ -85,6 +85,14 @@ type Config struct {
 	// snapshot with its entity counts.
 	ShowPackets bool
 	ShowNet     int
+
+	// Reliable is cl_reliable: the carrier of reliable commands the
+	// userinfo asks for, proto.ReliableQ3 (or empty) or
+	// proto.ReliableAcks (acks.go); read at each connection. ResendMsec
+	// is net_resendMsec: how long a command waits on the acks carrier
+	// before it goes again; 0 means 100.
+	Reliable   string
+	ResendMsec int
 	// Logf prints the diagnostics, one line per call (no newline in
 	// format); nil prints to standard error.
 	Logf func(format string, args ...any)

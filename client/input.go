@@ -32,6 +32,14 @@ func (c *Client) AddReliableCommand(text string) error {
 		c.stats.CommandsRefused++
 		return ErrCommandBadByte
 	}
+	if c.sendsByID() {
+		if _, err := c.conn.acks.msgs.Send([]byte(text)); err != nil {
+			c.stats.CommandsRefused++
+			return fmt.Errorf("%w: %w", ErrCommandRingFull, err)
+		}
+		c.stats.CommandsSent++
+		return nil
+	}
 	// The ring must keep the acknowledged command too: the server
 	// scrambles with its text.
 	if n := c.conn.reliableSequence - c.conn.reliableAcknowledge; n >= proto.MaxReliableCommands-1 {
@@ -65,9 +73,13 @@ func (c *Client) recountReliable() {
 }
 
 // ReliablePending returns how many reliable commands wait for the
-// server's acknowledgement.
+// server's acknowledgement, in the ring and on the acks carrier.
 func (c *Client) ReliablePending() int {
-	return int(c.conn.reliableSequence - c.conn.reliableAcknowledge)
+	n := int(c.conn.reliableSequence - c.conn.reliableAcknowledge)
+	if a := c.conn.acks; a != nil {
+		n += a.msgs.Pending()
+	}
+	return n
 }
 
 // createCmd stores the frame's input as the next usercmd, stamped with
@@ -143,6 +155,9 @@ func (c *Client) writePacket() {
 		proto.WriteClientCommand(w, i, c.conn.reliableCommands[i&(proto.MaxReliableCommands-1)])
 	}
 	out := int32(c.conn.ch.OutgoingSequence())
+	if c.conn.acks != nil {
+		c.writeAcks(w, uint32(out))
+	}
 	old := &c.active.outPackets[(out-1-int32(c.cfg.PacketDup))&proto.PacketMask]
 	count := c.active.cmdNumber - old.cmdNumber
 	if count > proto.MaxPacketUsercmds {

@@ -196,6 +196,9 @@ func (c *Client) parseMessage(body []byte, seq uint32) {
 	if err != nil && err != errStop {
 		c.fail(err)
 	}
+	if err == nil {
+		c.receivedAcks(seq) // only a message read whole is acked
+	}
 }
 
 // serverHandler is the client as the proto.ServerHandler of its server
@@ -312,8 +315,14 @@ func (c *Client) serverCommand(seq int32, text string) {
 	}
 	c.conn.serverCommandSequence = seq
 	c.conn.serverCommands[seq&(proto.MaxReliableCommands-1)] = text
-	// A slot may carry several commands (proto.CommandSeparator): each
-	// runs, and reaches the hook, on its own.
+	c.runServerCommands(seq, text)
+}
+
+// runServerCommands runs the commands of one ring slot or message, seq
+// its sequence or message id: a slot may carry several
+// (proto.CommandSeparator), and each runs, and reaches the hook, on its
+// own.
+func (c *Client) runServerCommands(seq int32, text string) {
 	for cmd := range proto.SplitCommands(text) {
 		c.stats.ServerCommands++
 		c.execute(cmd)

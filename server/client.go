@@ -91,8 +91,12 @@ type client struct {
 	reliableSent        int32
 	reliableCommands    [proto.MaxReliableCommands]string
 	outbox              []byte // commands waiting for a ring slot, joined by proto.CommandSeparator
-	csUpdated           [(bg.MaxConfigstrings + 63) / 64]uint64
-	csPending           bool
+	// acks is the acks carrier (acks.go), nil on the rings;
+	// carrierDecided is set at the first gamestate, which chooses.
+	acks           *ackState
+	carrierDecided bool
+	csUpdated      [(bg.MaxConfigstrings + 63) / 64]uint64
+	csPending      bool
 
 	// Reliable client commands (client to server).
 	lastClientCommand int32

@@ -28,7 +28,11 @@ func (s *Server) executeClientMessage(c *client, body []byte) {
 	m := &s.cm
 	*m = clientMessage{s: s, c: c}
 	s.r.SetFieldStats(&c.fields)
-	_ = proto.ParseClientMessage(&s.r, body, m, nil) // a fault ends the message, nothing more
+	// A fault ends the message, nothing more; only a message read whole
+	// is acked on the acks carrier.
+	if err := proto.ParseClientMessage(&s.r, body, m, nil); err == nil {
+		s.receivedAcks(c, c.chan_.IncomingSequence())
+	}
 	s.r.SetFieldStats(nil)
 	if m.current {
 		s.applyUserinfoChange(c)
@@ -202,6 +206,14 @@ func (s *Server) clientCommand(c *client, seq int32, text string) bool {
 	}
 	c.lastClientCommand = seq
 	c.clientCommands[seq&(proto.MaxReliableCommands-1)] = text
+	return s.execClientCommand(c, text)
+}
+
+// execClientCommand runs client command text from c, delivered once and
+// in order by the ring (clientCommand) or the acks carrier: flood
+// control, userinfo changes, downloads, the game. It reports whether
+// the message can go on.
+func (s *Server) execClientCommand(c *client, text string) bool {
 	s.args.Tokenize(text)
 	name := strings.ToLower(s.args.Argv(0))
 	if name == "disconnect" {

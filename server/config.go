@@ -88,6 +88,16 @@ type Config struct {
 	AllowDownload bool // sv_allowDownload: send a client the map it lacks
 	DownloadRate  int  // sv_dlRate: kilobytes per second one download may use
 
+	// The carrier of reliable commands (acks.go, docs/protocol.md 6.7).
+	// Reliable is sv_reliable: which one the clients get
+	// (ReliableClient, ReliableQ3, ReliableAcks), decided at each
+	// client's first gamestate. ResendMsec is sv_resendMsec: on the acks
+	// carrier, how long a command waits after it was sent before it goes
+	// again (or one smoothed round trip if that is shorter): the server's
+	// net_resendMsec, sv_resendMsec.
+	Reliable   string
+	ResendMsec int
+
 	// The web port (docs/web.md, package server/rtc), read by the
 	// program when it opens its sockets; the engine itself does not use
 	// them. Neither can be changed through rcon.
@@ -159,6 +169,8 @@ func bindCvars(v *console.Vars, c *Config) {
 		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
 	}
 	v.BoolVar(&c.AllowDownload, "sv_allowDownload", true, a|r, "send clients the map they lack")
+	v.StringVar(&c.Reliable, "sv_reliable", ReliableClient, a|r, "carrier of reliable commands: client (each client's cl_reliable), q3 (Quake III's rings for all) or acks (messages by id over packet acks for all); from each client's next connection")
+	v.IntVar(&c.ResendMsec, "sv_resendMsec", 100, 10, 1000, a|r, "acks carrier: ms a server command waits before it is sent again (one smoothed round trip if shorter); the client's is net_resendMsec")
 	v.IntVar(&c.WebPort, "sv_webPort", -1, -1, 65535, 0, "TCP port for browser players: the page and WebRTC signalling (-1: the UDP game port's number, 0: off; not settable through rcon)")
 	v.StringVar(&c.WebDir, "sv_webDir", "", 0, "folder of the browser build served to browsers (empty: web beside the program, else build/web; not settable through rcon)")
 	v.IntVar(&c.DownloadRate, "sv_dlRate", 100, 1, 10000, a|r, "kilobytes per second one map download may use")

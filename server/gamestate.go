@@ -207,6 +207,8 @@ func (s *Server) sendGamestate(c *client) {
 	}
 	c.state = StatePrimed
 	c.clearConfigstrings() // the gamestate carries them
+	s.decideCarrier(c)
+	c.supersede()
 	s.flushCommands(c)
 	seq := int32(c.chan_.OutgoingSequence())
 	c.gamestateMessageNum = seq
@@ -223,6 +225,9 @@ func (s *Server) sendGamestate(c *client) {
 	gs.ChecksumFeed = lv.checksumFeed
 	proto.WriteGamestate(w, gs)
 	w.WriteUint8(proto.SvcEOF)
+	if c.acks != nil {
+		c.acks.gamestate = false
+	}
 	if w.Err() != nil {
 		s.dropClient(c, "gamestate does not fit in a message")
 		return

@@ -95,6 +95,9 @@ type Server struct {
 	cmds    [proto.MaxPacketUsercmds]bg.UserCmd
 	args    cmdargs.Args
 	cm      clientMessage // the client message being read
+	// ackScratch takes a message block from a client without the acks
+	// carrier, which the message is then refused for.
+	ackScratch [proto.MaxMessagesBlock]byte
 
 	sendq     sendQueue       // a frame's packets, sent together (batch.go)
 	stateHash proto.StateHash // scratch of sv_hashSnapshots (statehash.go)

@@ -233,7 +233,15 @@ func (s *Server) writeSnapshotToClient(c *client, w *msg.Writer, frame *clientSn
 // acknowledged, oldest first, while the message stays under limit bytes
 // (an estimate with the longest Huffman code); the rest go in the next
 // message. It returns the sequence of the last one written.
+//
+// On the acks carrier the message starts with the packet acks, and the
+// server commands queued since the switch follow the ring's as a block
+// (acks.go).
 func (s *Server) writeServerCommands(c *client, w *msg.Writer, limit int) int32 {
+	if c.acks != nil {
+		s.writeAckHeader(c, w)
+		defer s.writeMessagesBlock(c, w, int32(c.chan_.OutgoingSequence()), limit)
+	}
 	first := max(c.reliableAcknowledge+1, c.reliableSequence-proto.MaxReliableCommands+1)
 	last := first - 1
 	for seq := first; seq <= c.reliableSequence; seq++ {
@@ -281,7 +289,7 @@ func (s *Server) addServerCommand(c *client, text string) {
 	}
 	if len(c.outbox)+len(text)+1 > MaxOutboxBytes {
 		s.logf("%s: %d server commands unacknowledged, %d bytes waiting", c.name,
-			c.reliableSequence-c.reliableAcknowledge, len(c.outbox))
+			c.commandsWaiting(), len(c.outbox))
 		s.dropClient(c, "server command overflow")
 		return
 	}
@@ -310,7 +318,7 @@ func (c *client) clearConfigstrings() {
 // gets them with its next gamestate or once it enters), then the outbox,
 // packed into slots of at most MaxBatchBytes while the ring has room.
 func (s *Server) flushCommands(c *client) {
-	if c.reliableSequence-c.reliableAcknowledge >= proto.MaxReliableCommands-ringReserve {
+	if c.commandsWaiting() >= proto.MaxReliableCommands-ringReserve {
 		return // the ring is full: everything waits, configstrings still coalesced
 	}
 	if c.csPending && c.state == StateActive && s.sv != nil {
@@ -333,7 +341,7 @@ func (s *Server) flushCommands(c *client) {
 		}
 		c.outbox = lines
 	}
-	for len(c.outbox) > 0 && c.reliableSequence-c.reliableAcknowledge < proto.MaxReliableCommands-ringReserve {
+	for len(c.outbox) > 0 && c.commandsWaiting() < proto.MaxReliableCommands-ringReserve {
 		n := batchLen(c.outbox)
 		c.pushCommand(string(c.outbox[:n]))
 		if n < len(c.outbox) {
@@ -364,10 +372,15 @@ func batchLen(lines []byte) int {
 	return len(lines)
 }
 
-// pushCommand puts text in c's ring. Only flushCommands and the
-// disconnect command use it: the ring never holds more than
-// MaxReliableCommands unacknowledged commands.
+// pushCommand puts text in c's ring, or on the acks carrier in its
+// messages. Only flushCommands and the disconnect command use it: the
+// ring never holds more than MaxReliableCommands unacknowledged
+// commands, nor the messages.
 func (c *client) pushCommand(text string) {
+	if a := c.acks; a != nil {
+		_, _ = a.msgs.Send([]byte(text)) // room was checked: commandsWaiting
+		return
+	}
 	c.reliableSequence++
 	c.reliableCommands[c.reliableSequence&(proto.MaxReliableCommands-1)] = text
 }

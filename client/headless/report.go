@@ -37,6 +37,17 @@ type ClientReport struct {
 	// cl_timeNudge, or with AutoNudge the one cl_autoNudge chose.
 	TimeNudgeMs int32 `json:"time_nudge_ms"`
 	AutoNudge   bool  `json:"auto_nudge"`
+	// Reliable is the carrier of the reliable commands the connection
+	// ended on: "q3" (the rings) or "acks" (messages by id over packet
+	// acks). On acks, AckRTTMs is the packet acks' smoothed round trip,
+	// UpstreamLossPct the client's packets the server did not receive as
+	// their acks tell, and CommandsSent/CommandResends the client
+	// commands' first sends and resends.
+	Reliable        string  `json:"reliable"`
+	AckRTTMs        float64 `json:"ack_rtt_ms,omitempty"`
+	UpstreamLossPct float64 `json:"upstream_loss_pct,omitempty"`
+	CommandsSent    uint64  `json:"commands_sent,omitempty"`
+	CommandResends  uint64  `json:"command_resends,omitempty"`
 	// FirstDivergence describes the first snapshot whose state hash
 	// differed from the server's (entity and field with
 	// sv_hashSnapshots 2); empty without a divergence.
@@ -176,6 +187,7 @@ func (r *Runner) report() *Report {
 			LossPct:            st.LossPercent(),
 			TimeNudgeMs:        p.c.TimeNudge(),
 			AutoNudge:          p.c.AutoNudge().On,
+			Reliable:           "q3",
 			Counts: Counts{
 				Snapshots:             st.Snapshots,
 				SnapshotsFull:         st.SnapshotsFull,
@@ -196,6 +208,11 @@ func (r *Runner) report() *Report {
 				Frames:                st.Frames,
 				FramesExtrapolated:    st.FramesExtrapolated,
 			},
+		}
+		if a := p.c.Acks(); a.On {
+			cr.Reliable = "acks"
+			cr.AckRTTMs, cr.UpstreamLossPct = a.RTT, 100*a.UpstreamLoss
+			cr.CommandsSent, cr.CommandResends = a.Messages.FirstSends, a.Messages.Resends
 		}
 		if p.cgStats.frames > 0 {
 			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)

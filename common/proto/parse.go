@@ -94,6 +94,14 @@ const (
 	// FromCmd: the command before it, or the first one's base: the
 	// UsercmdBase or the zero command).
 	PartUsercmd
+	// PartAck is an SvcAck's or ClcAck's packet acks (Seq: ack; Key:
+	// ackBits).
+	PartAck
+	// PartMessages is an SvcMessages' or ClcMessages' block (Index: its
+	// length; Block: its bytes, valid during the event).
+	PartMessages
+	// PartMessageBase is an SvcMessageBase's id (Seq).
+	PartMessageBase
 )
 
 // Event is one step of a parse, for an Observer. Which fields are set
@@ -113,6 +121,7 @@ type Event struct {
 	Removed bool   // the entity delta removed the entity
 	Added   bool   // the entity came from its baseline
 	Based   bool   // the first usercmd is coded from a UsercmdBase
+	Block   []byte // a message block (PartMessages)
 	// TimeStep is a usercmd packet's time run's step (PartMoveCount),
 	// -1 when its commands' times are coded each in its delta;
 	// TimeWidth the bits of each command's increment less the step.
@@ -236,6 +245,8 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 			sh := h.StateHashBuffer()
 			ReadStateHash(r, sh)
 			return h.StateHash(sh, r.Err())
+		case SvcAck, SvcMessages, SvcMessageBase:
+			return readAckOp(r, h, op, obs, "server")
 		}
 		return fmt.Errorf("%w %d in a server message", ErrBadOp, op)
 	})
@@ -328,6 +339,8 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 			}
 			n := readMoveCmds(r, key, base, &mh, cmds[:], obs)
 			return h.Move(cmds[:n], op == ClcMoveNoDelta, r.Err())
+		case ClcAck, ClcMessages:
+			return readAckOp(r, h, op, obs, "client")
 		}
 		return fmt.Errorf("%w %d in a client message", ErrBadOp, op)
 	})

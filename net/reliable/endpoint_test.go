@@ -248,3 +248,17 @@ func TestEndpointNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocations per packet", allocs)
 	}
 }
+
+func TestClockAcrossTheWrap(t *testing.T) {
+	var c Clock
+	start := int32(math.MaxInt32 - 50)
+	if got := c.Tick(start); got != 0 {
+		t.Fatalf("first Tick = %v, want 0", got)
+	}
+	if got := c.Tick(start + 30); got != 30*time.Millisecond {
+		t.Fatalf("Tick 30 ms later = %v", got)
+	}
+	if got := c.Tick(start + 100); got != 100*time.Millisecond { // wrapped past MaxInt32
+		t.Fatalf("Tick across the int32 wrap = %v, want 100ms", got)
+	}
+}
