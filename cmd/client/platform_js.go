@@ -49,7 +49,8 @@ const recentChatLines = 8
 // corrections (cgame.Stats: misses of the shared movement code, and
 // differences the server explains; cmd/headless reports the same, less
 // the misses in the second after a gamestate). null while there is no
-// client engine.
+// client engine. lastError says why the last malformed message was
+// dropped.
 func reportNet(g *game) {
 	c := g.sess.Client()
 	if c == nil {
@@ -57,6 +58,10 @@ func reportNet(g *game) {
 		return
 	}
 	st := c.Stats()
+	lastError := ""
+	if err := c.LastError(); err != nil {
+		lastError = err.Error()
+	}
 	chats, lastChat, misses, corrections := 0, "", 0, 0
 	recent := []any{}
 	if cg := g.sess.Active(); cg != nil {
@@ -81,5 +86,6 @@ func reportNet(g *game) {
 		"ping":                  st.PingAvg(),
 		"predictionMisses":      misses,
 		"predictionCorrections": corrections,
+		"lastError":             lastError,
 	})
 }

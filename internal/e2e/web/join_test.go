@@ -40,8 +40,9 @@ type netState struct {
 	LastChat         string   `json:"lastChat"`
 	RecentChat       []string `json:"recentChat"`
 	// The cgame's prediction misses and corrections (cgame.Stats).
-	PredictionMisses      int `json:"predictionMisses"`
-	PredictionCorrections int `json:"predictionCorrections"`
+	PredictionMisses      int    `json:"predictionMisses"`
+	PredictionCorrections int    `json:"predictionCorrections"`
+	LastError             string `json:"lastError"`
 }
 
 // The players' names: the page's, and the UDP client's (cmd/headless

@@ -275,7 +275,7 @@ func TestBrowserMatch(t *testing.T) {
 			t.Errorf("%s: %d snapshots in %v, want at least 5 a second", p.name, n, elapsed.Round(time.Second))
 		}
 		if st.Malformed != 0 {
-			t.Errorf("%s: %d malformed packets, want none", p.name, st.Malformed)
+			t.Errorf("%s: %d malformed packets, want none (the last: %s)", p.name, st.Malformed, st.LastError)
 		}
 	}
 	udpDropped := udp.Failed || !udp.Connected || udp.DroppedBy != "user"
