@@ -6,6 +6,7 @@ import (
 
 	"tremor/bg"
 	"tremor/net/msg"
+	"tremor/net/reliable"
 )
 
 // fuzzHandler is a receiver for the fuzz targets: it keeps one
@@ -25,6 +26,41 @@ type fuzzHandler struct {
 	sh       StateHash
 	lastEnd  int // end of the last event
 	endOfOps int // where the last operation ended
+	// The acks carrier: blocks go into a real receiver.
+	msgs    *reliable.Messages
+	msgsBuf [MaxMessagesBlock]byte
+}
+
+func (h *fuzzHandler) Ack(uint16, uint32) error                { return nil }
+func (h *fuzzHandler) MessagesBuffer() *[MaxMessagesBlock]byte { return &h.msgsBuf }
+func (h *fuzzHandler) Messages(block []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(block) < 1 || len(block) > MaxMessagesBlock {
+		h.t.Fatalf("a block of %d bytes accepted", len(block))
+	}
+	if h.msgs == nil {
+		h.msgs = reliable.NewMessages(MessagesConfig(100))
+	}
+	if _, err := h.msgs.Receive(block); err != nil {
+		return err
+	}
+	for {
+		_, data, ok := h.msgs.Next()
+		if !ok {
+			return nil
+		}
+		if len(data) > MaxMessageBytes {
+			h.t.Fatalf("a message of %d bytes delivered", len(data))
+		}
+	}
+}
+func (h *fuzzHandler) MessageBase(id uint16) error {
+	if h.msgs != nil {
+		h.msgs.SkipTo(id)
+	}
+	return nil
 }
 
 func (h *fuzzHandler) ReliableAcknowledge(uint32, int32, []byte) (bool, error) { return false, nil }
@@ -169,6 +205,22 @@ func FuzzReadServerMessage(f *testing.F) {
 	w.WriteShort(DownloadBlockSize + 1)
 	w.WriteUint8(SvcEOF)
 	f.Add(append([]byte(nil), w.Bytes()...))
+	// The acks carrier: packet acks, a block of two commands, a
+	// gamestate's message base; and a block whose length passes the end.
+	w.Reset(make([]byte, 4096), msg.Huffman)
+	WriteReliableAck(w, 3)
+	WriteAck(w, SvcAck, 300, 0xfffffffd)
+	WriteMessages(w, SvcMessages, reliable.AppendBlock(nil, []uint16{7, 9}, [][]byte{[]byte("print \"hi\"\n"), []byte("chat \"x\"")}))
+	WriteMessageBase(w, 10)
+	w.WriteUint8(SvcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
+	w.Reset(make([]byte, 4096), msg.Huffman)
+	WriteReliableAck(w, 3)
+	w.WriteUint8(SvcMessages)
+	w.WriteShort(MaxMessagesBlock)
+	w.WriteUint8(1)
+	w.WriteUint8(SvcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := &fuzzHandler{t: t, out: make([]bg.EntityState, 0, MaxSnapshotEntities), ents: slices.Clone(ents)}
 		var r msg.Reader
@@ -203,6 +255,13 @@ func FuzzReadClientMessage(f *testing.F) {
 	w = msg.NewWriter(make([]byte, 1024), msg.Huffman)
 	WriteClientHeader(w, ClientHeader{1, 2, 3})
 	WriteMove(w, 5, &bg.UserCmd{ServerTime: 40}, []bg.UserCmd{{ServerTime: 100}, {ServerTime: 116, Aim: 3}, {ServerTime: 133}, {ServerTime: 150}}, false)
+	w.WriteUint8(ClcEOF)
+	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
+	w = msg.NewWriter(make([]byte, 1024), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{1, 2, 3})
+	WriteAck(w, ClcAck, 41, 0x7)
+	WriteMessages(w, ClcMessages, reliable.AppendBlock(nil, []uint16{65535, 0}, [][]byte{[]byte("say a"), []byte("say b")}))
+	WriteMove(w, 5, nil, []bg.UserCmd{{ServerTime: 100}}, false)
 	w.WriteUint8(ClcEOF)
 	f.Add(append([]byte(nil), w.Bytes()...), uint32(5))
 	f.Add([]byte{}, uint32(0))
