@@ -125,6 +125,10 @@ const (
 	OpMove          = "move"          // ClcMove
 	OpMoveNoDelta   = "moveNoDelta"   // ClcMoveNoDelta
 	OpUsercmd       = "usercmd"       // inside a move
+	OpPacketAcks    = "packetAcks"    // SvcAck, ClcAck: the acks carrier's ack and ack bits
+	OpMessages      = "messages"      // SvcMessages, ClcMessages: reliable commands by id
+	OpMessage       = "message"       // inside messages: one command with its id
+	OpMessageBase   = "messageBase"   // SvcMessageBase: the id the server's commands go on from
 )
 
 // Op is one operation of a message, with the bits it took. Sub breaks

@@ -7,6 +7,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/net/reliable"
 )
 
 // parse is one reading of a message body by the shared parsers,
@@ -167,8 +168,51 @@ func (p *parse) opName(op uint8) string {
 		return OpDownload
 	case !p.client && op == proto.SvcStateHash:
 		return OpStateHash
+	case !p.client && op == proto.SvcAck, p.client && op == proto.ClcAck:
+		return OpPacketAcks
+	case !p.client && op == proto.SvcMessages, p.client && op == proto.ClcMessages:
+		return OpMessages
+	case !p.client && op == proto.SvcMessageBase:
+		return OpMessageBase
 	}
 	return ""
+}
+
+// Ack reads the acks carrier's packet acks: the newest sequence the
+// sender received and the 32 before it, as a bit string, oldest last.
+func (p *parse) Ack(ack uint16, ackBits uint32) error {
+	p.cur.Fields = []Field{
+		{Name: "ack", Value: strconv.Itoa(int(ack))},
+		{Name: "ackBits", Value: fmt.Sprintf("%032b", ackBits)},
+	}
+	return nil
+}
+
+// MessagesBuffer returns where a block is read.
+func (p *parse) MessagesBuffer() *[proto.MaxMessagesBlock]byte { return &p.c.blockBuf }
+
+// Messages lists a block's reliable commands by id.
+func (p *parse) Messages(block []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	name := OpServerCommand
+	if p.client {
+		name = OpClientCommand
+	}
+	_, err = reliable.ParseBlock(block, proto.MessagesPerPacket, proto.MaxMessageBytes, func(id uint16, data []byte) {
+		p.cur.Sub = append(p.cur.Sub, Op{Name: OpMessage, Fields: []Field{
+			{Name: "id", Value: strconv.Itoa(int(id))}, {Name: name, Value: string(data)}}})
+	})
+	p.cur.Fields = []Field{{Name: "bytes", Value: strconv.Itoa(len(block))}, {Name: "count", Value: strconv.Itoa(len(p.cur.Sub))}}
+	return err
+}
+
+// MessageBase reads the id the server's commands go on from after a
+// gamestate.
+func (p *parse) MessageBase(id uint16) error {
+	p.cur.Fields = []Field{{Name: "id", Value: strconv.Itoa(int(id))}}
+	return nil
 }
 
 // entity records one entity delta of a snapshot.
