@@ -51,6 +51,14 @@ type NetGraph struct {
 	// ReliablePending is how many reliable client commands the server has
 	// not acknowledged yet, now.
 	ReliablePending int
+
+	// Acks: the connection uses the acks carrier (protocol.md 6.7), and
+	// AckRTT (ms), UpstreamLoss and DownstreamLoss (percent) are what its
+	// packet acks measure: the round trip, the client's packets the
+	// server did not receive, and the server's that did not arrive.
+	Acks                         bool
+	AckRTT                       float64
+	UpstreamLoss, DownstreamLoss float64
 }
 
 // FullShare returns the share of Snapshots that were full, 0 to 1.
@@ -206,5 +214,10 @@ func (g *netGraph) stats(now int32) NetGraph {
 func (c *Client) NetGraph() NetGraph {
 	g := c.graph.stats(c.realtime)
 	g.ReliablePending = c.ReliablePending()
+	if a := c.conn.acks; a != nil {
+		g.Acks = true
+		g.AckRTT = float64(a.ep.RTT()) / 1e6
+		g.UpstreamLoss, g.DownstreamLoss = 100*a.ep.UpstreamLoss(), 100*a.ep.DownstreamLoss()
+	}
 	return g
 }

@@ -60,7 +60,7 @@ func (r *Renderer) LagometerRect(screen *ebiten.Image) image.Rectangle {
 // NetGraphRect returns where the net graph goes on a w×h screen: the
 // top-left corner. The HUD leaves it empty; the chat starts below it.
 func NetGraphRect(w, h int) image.Rectangle {
-	return image.Rect(8, 8, 8+320, 8+80)
+	return image.Rect(8, 8, 8+320, 8+96)
 }
 
 // numTexts caches the decimal text of small numbers so that the HUD

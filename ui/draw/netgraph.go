@@ -19,7 +19,7 @@ const NetGraphHistory = 64
 // samples, drawn as bars.
 type NetGraph struct {
 	last     client.NetGraph
-	lines    [4]string
+	lines    [5]string
 	in, out  [NetGraphHistory]int32
 	n        int   // samples taken
 	lastTake int32 // real time of the last sample, ms
@@ -42,6 +42,10 @@ func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 		ng.lines[2] = fmt.Sprintf("ping %s  jitter %s  loss %.1f%%", ping, jitter, g.Loss)
 		ng.lines[3] = fmt.Sprintf("snaps %d/s  full %.0f%%  delayed %d  rel %d",
 			g.Snapshots, 100*g.FullShare(), g.RateDelayed, g.ReliablePending)
+		ng.lines[4] = ""
+		if g.Acks {
+			ng.lines[4] = fmt.Sprintf("acks rtt %.0f ms  loss up %.1f%% down %.1f%%", g.AckRTT, g.UpstreamLoss, g.DownstreamLoss)
+		}
 	}
 	if ng.n == 0 || now-ng.lastTake >= client.NetGraphBucketMsec {
 		ng.lastTake = now
@@ -51,7 +55,8 @@ func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 	}
 }
 
-// DrawNetGraph draws ng in NetGraphRect: four lines of figures, then the
+// DrawNetGraph draws ng in NetGraphRect: four lines of figures (five on
+// the acks carrier: its RTT and the loss each way), then the
 // bytes per second down (green) and up (orange) as bars, scaled to the
 // largest sample shown.
 func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) { r.hud.drawNetGraph(screen, ng) }
@@ -62,10 +67,14 @@ func (hp *hudPainter) drawNetGraph(screen *ebiten.Image, ng *NetGraph) {
 	hb := &hp.b
 	hb.rect(float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Dx()), float32(rect.Dy()), rgbaOf(colPanel, 1))
 	hb.flush(screen)
-	for i, l := range ng.lines {
-		hp.text(screen, l, float64(rect.Min.X+6), float64(rect.Min.Y+2+i*13), 1, colWhite)
+	n := 0
+	for _, l := range ng.lines {
+		if l != "" {
+			hp.text(screen, l, float64(rect.Min.X+6), float64(rect.Min.Y+2+n*13), 1, colWhite)
+			n++
+		}
 	}
-	bars := image.Rect(rect.Min.X+6, rect.Min.Y+56, rect.Max.X-6, rect.Max.Y-4)
+	bars := image.Rect(rect.Min.X+6, rect.Min.Y+4+n*13, rect.Max.X-6, rect.Max.Y-4)
 	count := min(ng.n, NetGraphHistory)
 	top := int32(1)
 	for i := range count {
