@@ -92,6 +92,8 @@ func TestHostileBinaries(t *testing.T) {
 	t.Run("ChallengeFlood", func(t *testing.T) { testChallengeFlood(t, bins) })
 	t.Run("RconExec", func(t *testing.T) { testRconExec(t, bins) })
 	t.Run("RconFlood", func(t *testing.T) { testRconFlood(t, bins) })
+	t.Run("RTCOfferFloodOneSource", func(t *testing.T) { testRTCOfferFlood(t, bins, "127.0.0.2") })
+	t.Run("RTCOfferFlood249Sources", func(t *testing.T) { testRTCOfferFlood(t, bins, "127.0.0.2-127.0.0.250") })
 }
 
 // TestCrowd is the long variant of Crowd64 (make crowd): 64 clients play
