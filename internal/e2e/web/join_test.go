@@ -365,8 +365,11 @@ func startHeadless(t *testing.T, tmp string, game netip.AddrPort) string {
 
 // typeChat types a chat line into the page as a player does, through
 // the browser's own key events: T opens the chat field, the text, Enter
-// sends it. A key is held for half a second, so that the game's frames
-// (a few a second under SwiftShader) see it pressed.
+// sends it. Each step waits for the page to draw two frames (a few a
+// second under SwiftShader, fewer on a loaded machine): T's binding
+// (messagemode) runs after the frame's keys are routed, so text typed
+// into the same frame as T would reach the game's bindings, not the
+// field, and a line was lost that way on a loaded machine.
 func typeChat(t *testing.T, c *cdp, s, text string) {
 	t.Helper()
 	key := func(typ, k, code string, vk int, txt string) {
@@ -380,9 +383,9 @@ func typeChat(t *testing.T, c *cdp, s, text string) {
 	}
 	press := func(k, code string, vk int, txt string) {
 		key("keyDown", k, code, vk, txt)
-		time.Sleep(500 * time.Millisecond)
+		waitFrames(t, c, s, 2)
 		key("keyUp", k, code, vk, "")
-		time.Sleep(500 * time.Millisecond)
+		waitFrames(t, c, s, 2)
 	}
 	press("t", "KeyT", 'T', "t")
 	for _, r := range text {
@@ -394,7 +397,7 @@ func typeChat(t *testing.T, c *cdp, s, text string) {
 		key("keyDown", ch, code, vk, ch)
 		key("keyUp", ch, code, vk, "")
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitFrames(t, c, s, 2)
 	press("Enter", "Enter", 13, "\r")
 }
 

@@ -324,17 +324,36 @@ func waitNet(t *testing.T, p matchPage, what string, ok func(*netState) bool) *n
 // (globalThis.tremor.frames).
 func framesDrawn(t *testing.T, p matchPage) int {
 	t.Helper()
+	return pageFrames(t, p.c, p.s)
+}
+
+// pageFrames returns how many frames the page of session s has drawn.
+func pageFrames(t *testing.T, c *cdp, s string) int {
+	t.Helper()
 	var res struct {
 		Result struct {
 			Value float64 `json:"value"`
 		} `json:"result"`
 	}
-	if err := p.c.call(p.s, "Runtime.evaluate", map[string]any{
+	if err := c.call(s, "Runtime.evaluate", map[string]any{
 		"expression": "globalThis.tremor ? globalThis.tremor.frames : 0", "returnByValue": true,
 	}, &res, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	return int(res.Result.Value)
+}
+
+// waitFrames waits until the page of session s has drawn n more frames
+// (a minute at most): a key it was sent has then been read by an update
+// and the commands it bound have run.
+func waitFrames(t *testing.T, c *cdp, s string, n int) {
+	t.Helper()
+	want := pageFrames(t, c, s) + n
+	for end := time.Now().Add(time.Minute); pageFrames(t, c, s) < want; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the page drew fewer than %d frames in a minute", n)
+		}
+	}
 }
 
 // pressMouse sends one event of the left mouse button of type typ
