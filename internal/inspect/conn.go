@@ -135,9 +135,9 @@ type conn struct {
 	scratch [netchan.MaxMsgLen]byte
 	// blockBuf takes a message block of the acks carrier.
 	blockBuf [proto.MaxMessagesBlock]byte
-	dlBuf   [proto.DownloadBlockSize]byte // a download block being read
-	ents    []bg.EntityState              // where snapshots are read, MaxSnapshotEntities
-	sh      proto.StateHash               // a state hash being read (statehash.go)
+	dlBuf    [proto.DownloadBlockSize]byte // a download block being read
+	ents     []bg.EntityState              // where snapshots are read, MaxSnapshotEntities
+	sh       proto.StateHash               // a state hash being read (statehash.go)
 }
 
 func newConn() *conn {
