@@ -18,8 +18,12 @@ import (
 // frame; its hold key says how long, and the round trip less the hold is
 // what the network took. Twelve queries, each from its own loopback
 // address (the per-source limit allows a burst of four) and at its own
-// phase of the frame: every round trip less its hold stays under 40 ms,
-// which without the hold all twelve would do with a chance of 0.4^12.
+// phase of the frame: at least ten of the twelve round trips less their
+// hold stay under 40 ms. Without the hold each would with a chance of
+// 0.4, so ten or more with a chance under 0.3 %; with it, only a
+// scheduler that held the server goroutine or the test's back for 40 ms
+// (a loaded machine: one query in twelve was seen at 43 ms) puts one
+// over, and two such stalls are allowed for.
 func TestInfoResponseHold(t *testing.T) {
 	cfg := testConfig()
 	cfg.FPS = 10
@@ -27,7 +31,7 @@ func TestInfoResponseHold(t *testing.T) {
 	to := net.UDPAddrFromAddrPort(u.srv.local)
 	buf := make([]byte, 2048)
 	var worst time.Duration
-	held := 0
+	held, under := 0, 0
 	for i := range 12 {
 		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, byte(2+i))})
 		if err != nil {
@@ -60,10 +64,14 @@ func TestInfoResponseHold(t *testing.T) {
 			}
 			held++
 		}
-		worst = max(worst, rtt-time.Duration(hold)*time.Millisecond)
+		rest := rtt - time.Duration(hold)*time.Millisecond
+		worst = max(worst, rest)
+		if rest < 40*time.Millisecond {
+			under++
+		}
 		time.Sleep(time.Duration(17+i*7) * time.Millisecond) // another phase of the frame
 	}
-	if worst >= 40*time.Millisecond || held == 0 {
-		t.Errorf("round trip less hold up to %v, %d of 12 answers held: the hold does not account for the wait", worst, held)
+	if under < 10 || held == 0 {
+		t.Errorf("round trip less hold under 40 ms for %d of 12 answers (worst %v), %d held: the hold does not account for the wait", under, worst, held)
 	}
 }
