@@ -26,6 +26,14 @@ func (p *Player) addCommands() {
 			}
 		})
 	}
+	t.AddCommand("reconnect", "reconnect: connect this player again (a change of cl_reliable does it by itself)", func(*cmdargs.Args) {
+		p.Reconnect()
+	})
+	t.AddCommand("say", "say TEXT: chat to everyone as this player (a reliable command)", func(a *cmdargs.Args) {
+		if err := p.C.AddReliableCommand("say " + cmdargs.QuoteText(a.ArgsFrom(1))); err != nil {
+			t.Printf("%v\n", err)
+		}
+	})
 }
 
 // CommandNames are the commands AddCommands adds.
@@ -163,6 +171,10 @@ func Describe(e *Event) string {
 	var b strings.Builder
 	b.WriteString(Headline(e))
 	b.WriteByte('\n')
+	if s := ReliableLine(e); s != "" {
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
 	if e.Msg.Size == 0 {
 		b.WriteString("(its decoded text is gone: the newest " + strconv.Itoa(KeepDecoded) + " packets keep theirs)\n")
 		return b.String()

@@ -304,7 +304,9 @@ func (m *Model) send(player int, d Dir, data []byte) {
 		m.events[(id-KeepDecoded-1)%MaxEvents].Msg = inspect.Message{}
 	}
 	e := &m.events[(id-1)%MaxEvents]
-	*e = Event{ID: id, Player: player, Dir: d, Bytes: len(data), Sent: m.now, Netchan: !oob.IsConnectionless(data)}
+	units, acked := e.units[:0], e.acked[:0] // their arrays, reused
+	*e = Event{ID: id, Player: player, Dir: d, Bytes: len(data), Sent: m.now, Netchan: !oob.IsConnectionless(data),
+		units: units, acked: acked}
 	if msgs := m.insp.Feed(idir, from, to, data, m.now); len(msgs) > 0 {
 		e.Msg = msgs[0]
 	}
@@ -314,6 +316,16 @@ func (m *Model) send(player int, d Dir, data []byte) {
 	e.Copies = copy(e.Arrive[:], arr)
 	if e.Copies == 0 {
 		e.Arrive[0] = m.now + pa.link.Config().Delay // where it would have been
+	}
+	if !e.Netchan {
+		pa.stale = false
+	}
+	if pa.stale {
+		// The old connection's, after a reconnect: drawn, not counted.
+		for _, at := range arr {
+			pa.push(at, id, e.Netchan, pa.gen-1, data)
+		}
+		return
 	}
 	c := &pa.counts
 	c.Sent++
@@ -334,11 +346,12 @@ func (m *Model) send(player int, d Dir, data []byte) {
 		}
 	}
 	for _, at := range arr {
-		pa.push(at, id, e.Netchan, data)
+		pa.push(at, id, e.Netchan, pa.gen, data)
 	}
 	if e.Copies > 0 {
 		m.markLate(e)
 	}
+	m.trackReliable(p, e)
 }
 
 // markLate marks the packets sent before e, the same way, that arrive
@@ -355,14 +368,18 @@ func (m *Model) markLate(e *Event) {
 	}
 }
 
-// delivered counts a copy handed to its receiver.
-func (m *Model) delivered(p *Player, d Dir, netchan bool) {
+// delivered counts a copy handed to its receiver, unless it was sent
+// before the player's last reconnect.
+func (m *Model) delivered(p *Player, d Dir, f *flight) {
 	pa := &p.up
 	if d == Down {
 		pa = &p.down
 	}
+	if f.gen != pa.gen {
+		return
+	}
 	pa.counts.Delivered++
-	if netchan {
+	if f.netchan {
 		pa.counts.NetchanDelivered++
 	}
 }
@@ -451,6 +468,9 @@ type Player struct {
 	snap           cgame.Snapshot
 	seed           uint64
 	fields         fieldRates // its connection's delta fields a second
+	// asked is the carrier of reliable commands (cl_reliable) the
+	// client asked for when it last connected; a change reconnects it.
+	asked string
 }
 
 // arrival is a packet that reached the client, waiting for its frame.
@@ -471,7 +491,37 @@ func (p *Player) start(name string, seed uint64) {
 	p.C = client.New(p.conn, p.clientConfig())
 	p.C.SetJournalHooks(client.JournalHooks{Source: p.source})
 	p.apply()
+	p.asked = p.cv.client.Reliable
 	p.C.Connect(p.srvAddr)
+}
+
+// Reconnect connects the player again (the pane's reconnect command),
+// so that a carrier chosen with cl_reliable applies: the server decides
+// the carrier at a connection's first gamestate, and it stays for the
+// connection. The link's counts and the reliable commands followed
+// start again with the new connection; the old one's packets still on
+// their way arrive, uncounted.
+func (p *Player) Reconnect() {
+	p.asked = p.cv.client.Reliable
+	p.C.Reconnect()
+	for _, pa := range [...]*path{&p.up, &p.down} {
+		pa.gen++
+		pa.counts = Counts{}
+		pa.rel.reset()
+	}
+	p.down.stale = true
+	p.m.refresh()
+}
+
+// Carrier returns the carrier of reliable commands the player's
+// connection uses: "acks" (the acks carrier, seed 001) or "q3" (Quake
+// III's rings), and the carrier its cl_reliable asks for.
+func (p *Player) Carrier() (now, asked string) {
+	now = "q3"
+	if p.C != nil && p.C.Acks().On {
+		now = "acks"
+	}
+	return now, p.cv.client.Reliable
 }
 
 // clientConfig reads the engine's settings from the player's cvars,
@@ -494,6 +544,11 @@ func (p *Player) apply() {
 	p.C.SetConfig(p.clientConfig())
 	p.up.link.SetConfig(p.cv.link(Up).config())
 	p.down.link.SetConfig(p.cv.link(Down).config())
+	if p.asked != "" && p.cv.client.Reliable != p.asked {
+		p.T.Printf("cl_reliable %s: reconnecting, the carrier is chosen at the connection's first gamestate\n", p.cv.client.Reliable)
+		p.Reconnect()
+		return
+	}
 	p.m.refresh()
 }
 
@@ -516,7 +571,7 @@ func (p *Player) arrive(d Dir) (n int, from netip.AddrPort, at time.Duration, ok
 		n, from, ok := p.carry(src, dst, to, f.data, m.buf)
 		q.recycle(f.data)
 		if ok {
-			m.delivered(p, d, f.netchan)
+			m.delivered(p, d, &f)
 			return n, from, f.at, true
 		}
 	}

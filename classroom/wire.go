@@ -85,8 +85,19 @@ type Event struct {
 	// Msg is the packet decoded by internal/inspect; only the newest
 	// KeepDecoded packets keep it (Msg.Size is 0 for the others).
 	Msg inspect.Message
+	// Reliable commands (reliable.go), on either carrier: RelNew is how
+	// many the packet sends for the first time, RelAgain how many it
+	// sends again (on the rings, every unacknowledged command rides in
+	// every message; on the acks carrier, a message goes again only
+	// after the resend interval). Acks is how many of the other
+	// direction's commands this packet is the first to acknowledge that
+	// arrives (its reliableAcknowledge on the rings, its packet acks on
+	// the acks carrier); a lost packet acknowledges nothing.
+	RelNew, RelAgain, Acks int
 
-	late bool
+	late  bool
+	units []relRef // the commands it carried
+	acked []relRef // the commands it was the first to acknowledge
 }
 
 // Lost reports whether no copy of the packet arrives.
@@ -112,13 +123,39 @@ type Counts struct {
 	// count.
 	NetchanSent, NetchanLost, NetchanDuplicated, NetchanDelivered uint64
 	Bytes                                                         uint64
+	// Reliable commands this way, on either carrier (reliable.go):
+	// RelSent commands sent for the first time, RelResent the times
+	// one was sent again (each command in each later packet), RelAcked
+	// those acknowledged. RelBytes are the bytes of the operations that
+	// carried them (the rings' serverCommand and clientCommand, the acks
+	// carrier's message blocks), resends included; AckBytes those of the
+	// acks carrier's packet acks (6 bytes in every message).
+	RelSent, RelResent, RelAcked uint64
+	RelBytes, AckBytes           uint64
+	// RelTimed acknowledged commands were delivered (a packet carrying
+	// them arrived): DelaySum and DelayMax are the sum and the most of
+	// their delays, from the first send to the first arrival of a packet
+	// carrying them. AckSum is the sum, over the RelAcked, of the time
+	// from the first send until the acknowledgement arrived back.
+	RelTimed                   uint64
+	DelaySum, DelayMax, AckSum time.Duration
+}
+
+// DelayMean returns the mean delivery delay of the acknowledged
+// reliable commands, 0 if none.
+func (c *Counts) DelayMean() time.Duration {
+	if c.RelTimed == 0 {
+		return 0
+	}
+	return c.DelaySum / time.Duration(c.RelTimed)
 }
 
 // flight is one copy of a packet on its way.
 type flight struct {
 	at      time.Duration
 	ev      uint64
-	netchan bool // in-band: Event.Netchan
+	netchan bool   // in-band: Event.Netchan
+	gen     uint32 // path.gen when it was sent
 	data    []byte
 }
 
@@ -129,10 +166,16 @@ type path struct {
 	pending []flight
 	counts  Counts
 	free    [][]byte
+	rel     relPath // its reliable commands
+	gen     uint32  // the connection: a reconnect starts a new one
+	// stale: the path was reset by a reconnect and has carried no
+	// connectionless packet since; the server's in-band packets on it
+	// are still the old connection's.
+	stale bool
 }
 
 // push queues a copy arriving at at.
-func (p *path) push(at time.Duration, ev uint64, netchan bool, data []byte) {
+func (p *path) push(at time.Duration, ev uint64, netchan bool, gen uint32, data []byte) {
 	var b []byte
 	if n := len(p.free); n > 0 {
 		b, p.free = p.free[n-1][:0], p.free[:n-1]
@@ -141,7 +184,7 @@ func (p *path) push(at time.Duration, ev uint64, netchan bool, data []byte) {
 	i := sort.Search(len(p.pending), func(i int) bool { return p.pending[i].at > at })
 	p.pending = append(p.pending, flight{})
 	copy(p.pending[i+1:], p.pending[i:])
-	p.pending[i] = flight{at: at, ev: ev, netchan: netchan, data: b}
+	p.pending[i] = flight{at: at, ev: ev, netchan: netchan, gen: gen, data: b}
 }
 
 // due removes and returns the first copy arriving at or before now.
@@ -244,6 +287,8 @@ func classify(m *inspect.Message) (k Kind, reliable bool) {
 		switch op.Name {
 		case inspect.OpServerCommand, inspect.OpClientCommand:
 			reliable = true // new or sent again: every unacknowledged command rides in every message
+		case inspect.OpMessages:
+			reliable = reliable || len(op.Sub) > 0 // the acks carrier's commands by id
 		case inspect.OpGamestate:
 			gamestate = true
 		case inspect.OpSnapshot:
