@@ -157,7 +157,10 @@ func (p *Player) title(predicting bool) string {
 	return b.String()
 }
 
-// switches appends the player's eight switches to s, two a row.
+// switches appends the player's nine switches to s, two a row: the
+// ninth, alone on the last row, is the carrier of reliable commands
+// (cl_reliable q3 or acks; a change reconnects the player), whose
+// counter the view draws beside it.
 func (p *Player) switches(s []Switch, keys string) []Switch {
 	c := &p.cv.client
 	pfx := "p" + strconv.Itoa(p.Num+1) + " "
@@ -177,6 +180,10 @@ func (p *Player) switches(s []Switch, keys string) []Switch {
 		driver = "played by a bot"
 	}
 	dup := int(c.PacketDuplicate)
+	carrier, next := "reliable: q3 rings", "acks"
+	if c.Reliable == "acks" {
+		carrier, next = "reliable: acks", "q3"
+	}
 	return append(s,
 		Switch{"prediction " + onOff(!np), !np, []string{pfx + "toggle cl_nopredict"}},
 		Switch{"error decay " + strconv.Itoa(ed) + " ms", ed > 0, []string{pfx + "cg_errorDecay " + strconv.Itoa(nextOf(errorDecaySteps, ed))}},
@@ -185,7 +192,8 @@ func (p *Player) switches(s []Switch, keys string) []Switch {
 		Switch{lagLabel, lag+down > 0, []string{pfx + "lag " + strconv.Itoa(nextOf(lagSteps, lag))}},
 		Switch{"loss " + strconv.Itoa(loss) + " %", loss > 0 || p.cv.down.loss > 0, []string{pfx + "loss " + strconv.Itoa(nextOf(lossSteps, loss))}},
 		Switch{driver, bot, []string{pfx + "toggle cl_bot"}},
-		Switch{"duplicate " + strconv.Itoa(dup) + " %", dup > 0, []string{pfx + "dup " + strconv.Itoa(nextOf(dupSteps, dup))}})
+		Switch{"duplicate " + strconv.Itoa(dup) + " %", dup > 0, []string{pfx + "dup " + strconv.Itoa(nextOf(dupSteps, dup))}},
+		Switch{carrier, next == "q3", []string{pfx + "cl_reliable " + next}})
 }
 
 func onOff(b bool) string {

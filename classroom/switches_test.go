@@ -48,6 +48,8 @@ func TestSwitchesFollowTheConsole(t *testing.T) {
 		{"one way only", "p1 sv_packetdelay 50", "", PaneP1, "lag 300/50 ms", true, []string{"p1 lag 0"}, "P1: prediction, 300/50 ms", true},
 		{"keys from the config", "", "", PaneP2, "keys arrows", false, []string{"p2 toggle cl_bot"}, "", true},
 		{"a bot", "p2 cl_bot 1", "", PaneP2, "played by a bot", true, []string{"p2 toggle cl_bot"}, "", true},
+		{"the rings", "", "", PaneP2, "reliable: q3 rings", false, []string{"p2 cl_reliable acks"}, "", true},
+		{"clicked acks", "", "reliable", PaneP2, "reliable: acks", true, []string{"p2 cl_reliable q3"}, "", true},
 		{"server rate", "sv sv_fps 10", "", PaneServer, "sv_fps 10", true, []string{"sv sv_fps 40"}, "", true},
 		{"snaps for both", "", "snaps", PaneServer, "snaps 10", true, []string{"p1 snaps 40", "p2 snaps 40"}, "", true},
 		{"slow motion", "slowmo 0.25", "", PaneClock, "speed 0.25x", true, []string{"slowmo 0.1"}, "", true},
