@@ -153,11 +153,15 @@ func (c *Client) receivedAcks(seq uint32) {
 func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	a := c.conn.acks
 	ack, bits := a.ep.AckFields()
+	start := w.BitLen()
 	proto.WriteAck(w, proto.ClcAck, ack, bits)
+	c.stats.AckBitsUp += uint64(w.BitLen() - start)
 	if c.conn.reliableAcknowledge == c.conn.reliableSequence {
 		budget := min((len(c.wbuf)-w.Len()-64)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
 		if block, n := a.msgs.Fill(a.block[:0], uint16(seq), c.lastNow, a.ep.RTT(), budget); n > 0 {
+			start = w.BitLen()
 			proto.WriteMessages(w, proto.ClcMessages, block)
+			c.stats.ReliableBitsUp += uint64(w.BitLen() - start)
 		}
 	}
 	a.ep.Sent(uint16(seq), c.lastNow, w.Len())

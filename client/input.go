@@ -151,9 +151,11 @@ func (c *Client) writePacket() {
 		MessageAcknowledge:  c.conn.serverMessageSequence,
 		ReliableAcknowledge: c.conn.serverCommandSequence,
 	})
+	start := w.BitLen()
 	for i := c.conn.reliableAcknowledge + 1; i <= c.conn.reliableSequence; i++ {
 		proto.WriteClientCommand(w, i, c.conn.reliableCommands[i&(proto.MaxReliableCommands-1)])
 	}
+	c.stats.ReliableBitsUp += uint64(w.BitLen() - start)
 	out := int32(c.conn.ch.OutgoingSequence())
 	if c.conn.acks != nil {
 		c.writeAcks(w, uint32(out))

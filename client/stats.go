@@ -45,6 +45,15 @@ type Stats struct {
 	CommandsSent    uint64 // reliable commands queued
 	CommandsRefused uint64 // refused by AddReliableCommand
 
+	// ReliableBitsUp counts the coded bits of the client commands in the
+	// messages sent, every copy and resend included: on the rings every
+	// unacknowledged ClcClientCommand in every message, on the acks
+	// carrier the ClcMessages blocks. AckBitsUp counts the acks
+	// carrier's packet acks (ClcAck), which every message of it starts
+	// with. Both are counted as the messages are written, before
+	// cl_packetloss; ReliableBytesUp and AckBytesUp give them in bytes.
+	ReliableBitsUp, AckBitsUp uint64
+
 	UsercmdPackets  uint64
 	Usercmds        uint64 // usercmds written, duplicates included
 	UsercmdsSkipped uint64 // packets that could not carry every command since the last
@@ -100,6 +109,12 @@ func (s *Stats) LossPercent() float64 {
 	}
 	return 100 * float64(s.SnapshotsDropped) / float64(s.Messages+s.SnapshotsDropped)
 }
+
+// ReliableBytesUp returns ReliableBitsUp in bytes.
+func (s *Stats) ReliableBytesUp() uint64 { return s.ReliableBitsUp / 8 }
+
+// AckBytesUp returns AckBitsUp in bytes.
+func (s *Stats) AckBytesUp() uint64 { return s.AckBitsUp / 8 }
 
 // Stats returns a copy of the counters.
 func (c *Client) Stats() Stats {

@@ -96,10 +96,12 @@ func (s *Server) decideCarrier(c *client) {
 func (s *Server) writeAckHeader(c *client, w *msg.Writer) {
 	a := c.acks
 	ack, bits := a.ep.AckFields()
+	start := w.BitLen()
 	proto.WriteAck(w, proto.SvcAck, ack, bits)
 	if a.gamestate {
 		proto.WriteMessageBase(w, a.base)
 	}
+	c.stats.ackBits += int64(w.BitLen() - start)
 }
 
 // writeMessagesBlock writes, in the message of c's acks carrier being
@@ -112,7 +114,9 @@ func (s *Server) writeMessagesBlock(c *client, w *msg.Writer, seq int32, limit i
 	budget := min((limit-w.Len()-4)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
 	block, n := a.msgs.Fill(a.block[:0], uint16(seq), now, a.ep.RTT(), budget)
 	if n > 0 {
+		start := w.BitLen()
 		proto.WriteMessages(w, proto.SvcMessages, block)
+		c.stats.reliableBits += int64(w.BitLen() - start)
 	}
 	a.ep.Sent(uint16(seq), now, w.Len())
 }

@@ -173,6 +173,7 @@ type clientStats struct {
 	downloads, downloadCommandsIgnored             int
 	downloadsDeferred                              int   // requests told to wait for a place
 	downloadBytes                                  int64 // file bytes sent, resends included
+	reliableBits, ackBits                          int64 // ClientInfo.ReliableBits, AckBits
 }
 
 // ClientInfo is a copy of one client slot's public state (for status,
@@ -211,6 +212,17 @@ type ClientInfo struct {
 	ReliableSequence    int32
 	ReliableAcknowledge int32
 	LastClientCommand   int32
+	// Reliable is the carrier of the connection's reliable commands:
+	// proto.ReliableQ3 (the rings) or proto.ReliableAcks.
+	Reliable string
+	// ReliableBits counts the coded bits of the server commands in the
+	// messages sent to the client, every copy and resend included: on
+	// the rings every unacknowledged SvcServerCommand in every message,
+	// on the acks carrier the SvcMessages blocks. AckBits counts the
+	// acks carrier's packet acks (SvcAck, and SvcMessageBase in a
+	// gamestate's message). Both are counted as the messages are
+	// written, before sv_packetloss.
+	ReliableBits, AckBits int64
 }
 
 // connected reports whether the slot holds a client that has a

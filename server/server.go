@@ -707,6 +707,10 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 		UsercmdBasesMissing: c.stats.usercmdBasesMissing,
 		ReliableSequence:    c.reliableSequence, ReliableAcknowledge: c.reliableAcknowledge,
 		LastClientCommand: c.lastClientCommand,
+		Reliable:          proto.ReliableQ3, ReliableBits: c.stats.reliableBits, AckBits: c.stats.ackBits,
+	}
+	if c.acks != nil {
+		ci.Reliable = proto.ReliableAcks
 	}
 	if s.sv != nil && s.sv.game.Connected(c.num) {
 		ci.Name = s.sv.game.ClientName(c.num)

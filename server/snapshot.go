@@ -67,6 +67,8 @@ func (s *Server) sendClientSnapshot(c *client) {
 	frame := s.buildClientSnapshot(c, seq)
 	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
+	// A message rebuilt without its snapshot counts its commands once.
+	reliableBits, ackBits := c.stats.reliableBits, c.stats.ackBits
 	s.writeServerCommands(c, w, len(s.msgBuf)-snapshotReserve)
 	full := s.writeSnapshotToClient(c, w, frame, seq)
 	if s.cfg.HashSnapshots > 0 {
@@ -81,6 +83,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 		// The snapshot did not fit behind the commands: the commands go
 		// alone, and no snapshot is stored for this message.
 		frame.messageNum = -1
+		c.stats.reliableBits, c.stats.ackBits = reliableBits, ackBits
 		w.Reset(s.msgBuf[:], msg.Huffman)
 		proto.WriteReliableAck(w, c.lastClientCommand)
 		s.writeServerCommands(c, w, len(s.msgBuf)-16)
@@ -244,6 +247,7 @@ func (s *Server) writeServerCommands(c *client, w *msg.Writer, limit int) int32 
 	}
 	first := max(c.reliableAcknowledge+1, c.reliableSequence-proto.MaxReliableCommands+1)
 	last := first - 1
+	start := w.BitLen()
 	for seq := first; seq <= c.reliableSequence; seq++ {
 		text := c.reliableCommands[seq&(proto.MaxReliableCommands-1)]
 		if seq > first && w.Len()+6+(len(text)+1)*msg.MaxCodeLen/8+1 > limit {
@@ -252,6 +256,7 @@ func (s *Server) writeServerCommands(c *client, w *msg.Writer, limit int) int32 
 		proto.WriteServerCommand(w, seq, text)
 		last = seq
 	}
+	c.stats.reliableBits += int64(w.BitLen() - start)
 	c.reliableSent = max(c.reliableSent, last)
 	return last
 }
