@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"tremor/web"
 )
 
 // maxReport is the longest report line kept; the rest is cut.
@@ -18,7 +19,6 @@ const rtcPath = "/rtc"
 
 // handler serves a folder's files and takes the page's reports.
 type handler struct {
-	root  http.Dir
 	files http.Handler
 
 	mu  sync.Mutex // serialises writes to out
@@ -27,7 +27,7 @@ type handler struct {
 
 // newHandler serves dir's files and prints reports to out.
 func newHandler(dir string, out io.Writer) *handler {
-	return &handler{root: http.Dir(dir), files: http.FileServer(http.Dir(dir)), out: out}
+	return &handler{files: web.Files(dir), out: out}
 }
 
 // ServeHTTP implements http.Handler.
@@ -51,48 +51,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "webserve: only GET and HEAD", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("Cache-Control", "no-cache")
-	if strings.HasSuffix(r.URL.Path, ".wasm") {
-		w.Header().Set("Content-Type", "application/wasm")
-		if acceptsGzip(r) && h.serveGzip(w, r) {
-			return
-		}
-	}
 	h.files.ServeHTTP(w, r)
-}
-
-// serveGzip serves the request's file compressed from FILE.gz when that
-// exists, and reports whether it did.
-func (h *handler) serveGzip(w http.ResponseWriter, r *http.Request) bool {
-	f, err := h.root.Open(path.Clean(r.URL.Path) + ".gz")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		return false
-	}
-	w.Header().Set("Content-Encoding", "gzip")
-	w.Header().Add("Vary", "Accept-Encoding")
-	http.ServeContent(w, r, "", fi.ModTime(), f)
-	return true
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding lists gzip
-// (browsers send "gzip, deflate, br, zstd"; a q=0 refusal counts as no).
-func acceptsGzip(r *http.Request) bool {
-	for _, h := range r.Header.Values("Accept-Encoding") {
-		for _, part := range strings.Split(h, ",") {
-			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-				continue
-			}
-			q := strings.ReplaceAll(params, " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }
 
 // report prints a page's report, POSTed as plain text, as one line

@@ -161,30 +161,6 @@ func FuzzReport(f *testing.F) {
 	})
 }
 
-func TestAcceptsGzip(t *testing.T) {
-	for _, c := range []struct {
-		header string
-		want   bool
-	}{
-		{"", false},
-		{"gzip", true},
-		{"deflate, gzip;q=1.0, *;q=0.5", true},
-		{"GZIP", true},
-		{"gzip;q=0", false},
-		{"gzip; q=0.000", false},
-		{"br, zstd", false},
-		{"xgzip", false},
-	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		if c.header != "" {
-			r.Header.Set("Accept-Encoding", c.header)
-		}
-		if got := acceptsGzip(r); got != c.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", c.header, got, c.want)
-		}
-	}
-}
-
 // A page's offer of a WebRTC channel gets No Content: no game server
 // here, play locally, and no error status for the browser's console.
 func TestNoGameServer(t *testing.T) {

@@ -11,8 +11,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"tremor/web"
 )
 
 // Limits of the HTTP server ListenHTTP starts.
@@ -172,7 +173,7 @@ func WebHandler(dir string) http.Handler {
 		})
 	}
 	root := http.Dir(dir)
-	files := http.FileServer(root)
+	files := web.Files(dir)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -193,47 +194,6 @@ func WebHandler(dir string) http.Handler {
 				return
 			}
 		}
-		w.Header().Set("Cache-Control", "no-cache")
-		if strings.HasSuffix(name, ".wasm") {
-			w.Header().Set("Content-Type", "application/wasm")
-			w.Header().Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) && serveGzip(root, name, w, r) {
-				return
-			}
-		}
 		files.ServeHTTP(w, r)
 	})
-}
-
-// serveGzip serves name compressed from name.gz when that exists, and
-// reports whether it did.
-func serveGzip(root http.Dir, name string, w http.ResponseWriter, r *http.Request) bool {
-	f, err := root.Open(name + ".gz")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		return false
-	}
-	w.Header().Set("Content-Encoding", "gzip")
-	http.ServeContent(w, r, "", fi.ModTime(), f)
-	return true
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding lists gzip,
-// not refused with q=0.
-func acceptsGzip(r *http.Request) bool {
-	for _, h := range r.Header.Values("Accept-Encoding") {
-		for part := range strings.SplitSeq(h, ",") {
-			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-				continue
-			}
-			q := strings.ReplaceAll(params, " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }
