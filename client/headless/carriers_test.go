@@ -105,3 +105,96 @@ func TestSoakCarriers(t *testing.T) {
 		}
 	}
 }
+
+// TestCarrierCosts runs both carriers side by side over 10 % loss and
+// 50 ms each way and checks what the report and the server count of
+// them: the bytes of the reliable commands each way, the acks carrier's
+// packet acks, and the chat delivery delays.
+func TestCarrierCosts(t *testing.T) {
+	const loss, delay = 10, 50 * time.Millisecond
+	cfg := server.DefaultConfig()
+	cfg.Seed = 27
+	cfg.PacketLoss = loss
+	cfg.PacketDelay = int(delay / time.Millisecond)
+	ts := startServer(t, cfg, "arena1", 0)
+	carriers := []struct{ carrier, prefix string }{{proto.ReliableQ3, "Ring"}, {proto.ReliableAcks, "Acks"}}
+	reps := make([]*headless.Report, len(carriers))
+	errs := make([]error, len(carriers))
+	var wg sync.WaitGroup
+	for k, c := range carriers {
+		wg.Go(func() {
+			reps[k], errs[k] = headless.New(headless.Config{
+				Server:     ts.srv.Addr(),
+				Clients:    2,
+				Duration:   10 * time.Second,
+				ChatEvery:  300 * time.Millisecond,
+				NamePrefix: c.prefix,
+				Seed:       uint64(k + 1),
+				Client: client.Config{
+					PacketLoss:   loss,
+					PacketDelay:  delay,
+					ConnectTries: 20,
+					Reliable:     c.carrier,
+				},
+			}).Run(context.Background())
+		})
+	}
+	wg.Wait()
+	// Commands bytes up per chat line sent, by carrier.
+	perLine := map[string]float64{}
+	for k, c := range carriers {
+		rep := reps[k]
+		if errs[k] != nil {
+			t.Fatalf("%s clients: %v", c.carrier, errs[k])
+		}
+		checkReport(t, rep, 2)
+		tot := &rep.Totals
+		if tot.ChatSent == 0 || tot.ChatDelays != tot.ChatReceived-tot.ChatDuplicated {
+			t.Errorf("%s: %d chat delays measured for %d lines received (%d sent)", c.carrier, tot.ChatDelays, tot.ChatReceived, tot.ChatSent)
+		}
+		// A line goes up and comes down: it cannot arrive sooner than
+		// the delays applied each way.
+		if floor := float64(2 * delay / time.Millisecond); tot.ChatDelayP50Ms < floor ||
+			tot.ChatDelayP50Ms > tot.ChatDelayP99Ms || tot.ChatDelayP99Ms > tot.ChatDelayMaxMs {
+			t.Errorf("%s: chat delay p50 %.0f, p99 %.0f, max %.0f ms; at least %.0f expected", c.carrier,
+				tot.ChatDelayP50Ms, tot.ChatDelayP99Ms, tot.ChatDelayMaxMs, floor)
+		}
+		if tot.ReliableBytesUp == 0 {
+			t.Errorf("%s: no reliable bytes counted up", c.carrier)
+		}
+		perLine[c.carrier] = float64(tot.ReliableBytesUp) / float64(tot.ChatSent)
+		// Every message of the acks carrier starts with its packet acks
+		// (an op, 16 and 32 bits, Huffman-coded): a few bytes each.
+		ackPerPacket := float64(tot.AckBytesUp) / float64(tot.PacketsUp)
+		if c.carrier == proto.ReliableQ3 && tot.AckBytesUp != 0 ||
+			c.carrier == proto.ReliableAcks && (ackPerPacket < 3 || ackPerPacket > 12) {
+			t.Errorf("%s: %d ack bytes up in %d packets", c.carrier, tot.AckBytesUp, tot.PacketsUp)
+		}
+		t.Logf("%s: %d lines, %.1f reliable bytes up a line, %d ack bytes up, chat delay p50 %.0f ms, p99 %.0f ms",
+			c.carrier, tot.ChatSent, perLine[c.carrier], tot.AckBytesUp, tot.ChatDelayP50Ms, tot.ChatDelayP99Ms)
+	}
+	// The rings repeat a command in every message until it is
+	// acknowledged, a round trip of 100 ms at cl_maxpackets: several
+	// copies of each; the acks carrier sends it again only after 100 ms.
+	if perLine[proto.ReliableQ3] < 1.5*perLine[proto.ReliableAcks] {
+		t.Errorf("client commands up a line: rings %.1f bytes, acks %.1f: the rings should repeat theirs",
+			perLine[proto.ReliableQ3], perLine[proto.ReliableAcks])
+	}
+	ts.stop()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	seen := 0
+	for _, ci := range ts.left {
+		want := proto.ReliableQ3
+		if strings.HasPrefix(ci.Name, "Acks") {
+			want = proto.ReliableAcks
+		}
+		if ci.Reliable != want || ci.ReliableBits == 0 || (ci.AckBits > 0) != (want == proto.ReliableAcks) {
+			t.Errorf("server: client %s left on %q with %d reliable bits and %d ack bits down", ci.Name, ci.Reliable, ci.ReliableBits, ci.AckBits)
+		}
+		seen++
+	}
+	if seen != 4 {
+		t.Errorf("server saw %d clients leave, want 4", seen)
+	}
+}

@@ -136,8 +136,10 @@ type testServer struct {
 	// clamped counts usercmds the server pulled back because they were
 	// stamped too far ahead of its clock.
 	clamped uint64
-	cancel  context.CancelFunc
-	done    chan error
+	// left holds each client's slot as it was dropped.
+	left   []server.ClientInfo
+	cancel context.CancelFunc
+	done   chan error
 }
 
 func startServer(t *testing.T, cfg server.Config, mapName string, bots int) *testServer {
@@ -163,6 +165,7 @@ func startServer(t *testing.T, cfg server.Config, mapName string, bots int) *tes
 		ts.drops = append(ts.drops, fmt.Sprintf("%d: %s", client, reason))
 		ts.upLost += ci.Netchan.PacketsDropped
 		ts.clamped += uint64(ci.UsercmdsClamped)
+		ts.left = append(ts.left, ci)
 		ts.mu.Unlock()
 	}
 	if err := srv.Map(mapName); err != nil {

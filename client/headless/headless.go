@@ -89,6 +89,9 @@ type Runner struct {
 	chatGate  atomic.Bool  // every client settled: chat may start
 	live      atomic.Pointer[client.Config]
 	liveCount atomic.Uint64
+
+	chatMu sync.Mutex
+	chatAt [][]time.Duration // by sender: when line n+1 was queued
 }
 
 // New prepares a run.
@@ -139,6 +142,7 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	}
 	r.start = time.Now()
 	r.clients = make([]*player, cfg.Clients)
+	r.chatAt = make([][]time.Duration, cfg.Clients)
 	for i := range r.clients {
 		conn, err := listen(i)
 		if err != nil {
@@ -175,4 +179,24 @@ func (r *Runner) settle() {
 	if int(r.settled.Add(1)) == len(r.clients) {
 		r.chatGate.Store(true)
 	}
+}
+
+// chatQueued notes when client i queued its chat line n.
+func (r *Runner) chatQueued(i, n int, at time.Duration) {
+	r.chatMu.Lock()
+	defer r.chatMu.Unlock()
+	for len(r.chatAt[i]) < n {
+		r.chatAt[i] = append(r.chatAt[i], -1)
+	}
+	r.chatAt[i][n-1] = at
+}
+
+// chatQueuedAt returns when client i queued its chat line n.
+func (r *Runner) chatQueuedAt(i, n int) (time.Duration, bool) {
+	r.chatMu.Lock()
+	defer r.chatMu.Unlock()
+	if n < 1 || n > len(r.chatAt[i]) || r.chatAt[i][n-1] < 0 {
+		return 0, false
+	}
+	return r.chatAt[i][n-1], true
 }

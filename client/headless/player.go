@@ -35,7 +35,8 @@ type player struct {
 	chatNext    time.Duration // run time of the next line; 0: not started
 	chatSent    int
 	chatRefused int
-	recv        []chatFrom // by sender index
+	recv        []chatFrom      // by sender index
+	chatDelays  []time.Duration // of the other clients' lines received, once each
 
 	started, stopped time.Duration
 	cgStats          cgameTotals // the engine's cgames (cgame.go)
@@ -238,6 +239,9 @@ func (p *player) serverCommand(seq int32, text string) {
 	}
 	f.seen[n] = true
 	f.distinct++
+	if at, ok := p.r.chatQueuedAt(from, n); ok {
+		p.chatDelays = append(p.chatDelays, p.r.now()-at)
+	}
 	if n >= f.next {
 		f.next = n + 1
 	}
@@ -283,11 +287,13 @@ func (p *player) chat(now time.Duration) {
 		p.chatNext = now + every // a stall: do not burst
 	}
 	text := "client " + strconv.Itoa(p.i) + " line " + strconv.Itoa(p.chatSent+1)
+	queued := p.r.now()
 	if err := p.c.AddReliableCommand("say " + text); err != nil {
 		p.chatRefused++
 		p.r.log.chatRefused(now, p.i, text, err.Error())
 		return
 	}
 	p.chatSent++
+	p.r.chatQueued(p.i, p.chatSent, queued)
 	p.r.log.chatSent(now, p.i, text)
 }

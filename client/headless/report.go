@@ -1,6 +1,9 @@
 package headless
 
 import (
+	"slices"
+	"time"
+
 	"tremor/client"
 )
 
@@ -48,6 +51,12 @@ type ClientReport struct {
 	UpstreamLossPct float64 `json:"upstream_loss_pct,omitempty"`
 	CommandsSent    uint64  `json:"commands_sent,omitempty"`
 	CommandResends  uint64  `json:"command_resends,omitempty"`
+	// ChatDelay is the delivery delay of the other clients' chat lines
+	// this client received: from the moment the sender queued the line
+	// (AddReliableCommand) to the moment this client ran the server's
+	// chat command, each line counted once.
+	ChatDelay
+
 	// FirstDivergence describes the first snapshot whose state hash
 	// differed from the server's (entity and field with
 	// sv_hashSnapshots 2); empty without a divergence.
@@ -76,6 +85,15 @@ type Counts struct {
 	ChatDuplicated int `json:"chat_duplicated"`
 	ChatOutOfOrder int `json:"chat_out_of_order"`
 	ChatRefused    int `json:"chat_refused"`
+
+	// ReliableBytesUp is what the client commands cost in the client's
+	// messages, every copy and resend included: on the rings every
+	// unacknowledged command in every message, on the acks carrier the
+	// message blocks. AckBytesUp is the acks carrier's packet acks.
+	// Both are coded bytes counted as the messages were written
+	// (client.Stats.ReliableBitsUp, AckBitsUp).
+	ReliableBytesUp uint64 `json:"reliable_bytes_up"`
+	AckBytesUp      uint64 `json:"ack_bytes_up"`
 
 	// PredictionMisses counts mispredictions of the movement code: a new
 	// prediction that put the player elsewhere than the previous one for
@@ -118,6 +136,8 @@ func (c *Counts) add(o *Counts) {
 	c.ChatDuplicated += o.ChatDuplicated
 	c.ChatOutOfOrder += o.ChatOutOfOrder
 	c.ChatRefused += o.ChatRefused
+	c.ReliableBytesUp += o.ReliableBytesUp
+	c.AckBytesUp += o.AckBytesUp
 	c.PredictionMisses += o.PredictionMisses
 	c.PredictionCorrections += o.PredictionCorrections
 	c.Frames += o.Frames
@@ -127,9 +147,42 @@ func (c *Counts) add(o *Counts) {
 	c.HashDivergences += o.HashDivergences
 }
 
+// ChatDelay summarizes chat delivery delays in milliseconds, by nearest
+// rank; zero without a line received.
+type ChatDelay struct {
+	ChatDelays      int     `json:"chat_delays"` // lines measured
+	ChatDelayP50Ms  float64 `json:"chat_delay_p50_ms"`
+	ChatDelayP99Ms  float64 `json:"chat_delay_p99_ms"`
+	ChatDelayMaxMs  float64 `json:"chat_delay_max_ms"`
+	ChatDelayMeanMs float64 `json:"chat_delay_mean_ms"`
+}
+
+// chatDelay summarizes delays, which it sorts.
+func chatDelay(delays []time.Duration) ChatDelay {
+	n := len(delays)
+	if n == 0 {
+		return ChatDelay{}
+	}
+	slices.Sort(delays)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	rank := func(p int) time.Duration { return delays[max(0, (p*n+99)/100-1)] }
+	var sum time.Duration
+	for _, d := range delays {
+		sum += d
+	}
+	return ChatDelay{
+		ChatDelays:      n,
+		ChatDelayP50Ms:  ms(rank(50)),
+		ChatDelayP99Ms:  ms(rank(99)),
+		ChatDelayMaxMs:  ms(delays[n-1]),
+		ChatDelayMeanMs: ms(sum) / float64(n),
+	}
+}
+
 // Totals sum the clients' reports; ping and jitter are the means of the
 // clients' means, loss_pct the share of all the clients' server messages
-// lost, prediction_error_max the largest, duration_s the run's.
+// lost, prediction_error_max the largest, duration_s the run's, the
+// chat delays those of every line every client received.
 type Totals struct {
 	Clients           int            `json:"clients"`
 	Connected         int            `json:"connected"`
@@ -144,6 +197,7 @@ type Totals struct {
 	PingMsAvg          float64 `json:"ping_ms_avg"`
 	JitterMs           float64 `json:"jitter_ms"`
 	LossPct            float64 `json:"loss_pct"`
+	ChatDelay
 }
 
 // Report is the result of a run.
@@ -169,6 +223,7 @@ func (r *Runner) report() *Report {
 		sent[i] = p.chatSent
 	}
 	pings, jitters := 0, 0
+	var delays []time.Duration
 	var messages, lost uint64
 	for _, p := range r.clients {
 		st := p.c.Stats()
@@ -203,6 +258,8 @@ func (r *Runner) report() *Report {
 				Gamestates:            st.Gamestates,
 				ChatSent:              p.chatSent,
 				ChatRefused:           p.chatRefused,
+				ReliableBytesUp:       st.ReliableBytesUp(),
+				AckBytesUp:            st.AckBytesUp(),
 				PredictionMisses:      p.cgStats.misses - p.cgStats.settled,
 				PredictionCorrections: p.cgStats.corrections + p.cgStats.settled,
 				Frames:                st.Frames,
@@ -233,6 +290,8 @@ func (r *Runner) report() *Report {
 			cr.ChatOutOfOrder += f.ooo
 			cr.ChatMissing += max(0, sent[from]-f.distinct)
 		}
+		delays = append(delays, p.chatDelays...)
+		cr.ChatDelay = chatDelay(slices.Clone(p.chatDelays))
 		rep.Clients = append(rep.Clients, cr)
 
 		t.Clients++
@@ -268,5 +327,6 @@ func (r *Runner) report() *Report {
 	if messages+lost > 0 {
 		t.LossPct = 100 * float64(lost) / float64(messages+lost)
 	}
+	t.ChatDelay = chatDelay(delays)
 	return rep
 }
