@@ -24,7 +24,9 @@
 // journal_file FILE replays one with no network and exits, 0 when every
 // frame is as recorded (docs/journal.md). +set cpuprofile FILE writes a
 // CPU profile for go tool pprof, from start-up until the server stops
-// (PROFILE=DIR make servercpu uses it).
+// (PROFILE=DIR make servercpu uses it). As each client leaves, a
+// "reliable client=N carrier=..." line gives what its reliable commands
+// cost on the way down (logCarrier; make carriers reads it).
 package main
 
 import (
@@ -138,6 +140,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 		return 1
 	}
 	defer srv.Close()
+	srv.OnDrop = func(n int, _ string) { logCarrier(logw, srv.Client(n)) }
 	exec := srv.Exec
 	if jmode == 1 {
 		jr, err := startRecorder(srv, cfg.Seed, journalPath(t.Get("journal_file").Value()), logw)
@@ -170,6 +173,22 @@ func run(args []string, stdin io.Reader, stdout io.Writer) int {
 	}
 	fmt.Fprintln(logw, "server stopped")
 	return 0
+}
+
+// logCarrier logs, as a client leaves, what its reliable commands cost
+// on the way down, one parseable line (.ci/carriers.sh reads it):
+//
+//	reliable client=N carrier=q3|acks commands_bytes=B ack_bytes=B bytes_out=B packets_out=N name="NAME"
+//
+// commands_bytes are the server commands in every message, copies and
+// resends included; ack_bytes the acks carrier's packet acks; bytes_out
+// and packets_out everything the netchan sent the client.
+func logCarrier(w io.Writer, ci server.ClientInfo) {
+	if ci.Bot {
+		return
+	}
+	fmt.Fprintf(w, "reliable client=%d carrier=%s commands_bytes=%d ack_bytes=%d bytes_out=%d packets_out=%d name=%s\n",
+		ci.Num, ci.Reliable, ci.ReliableBits/8, ci.AckBits/8, ci.Netchan.BytesOut, ci.Netchan.PacketsOut, strconv.Quote(ci.Name))
 }
 
 // startCPUProfile starts writing a CPU profile to path; stop ends it and

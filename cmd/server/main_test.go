@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"tremor/client"
+	"tremor/client/headless"
+	"tremor/common/proto"
 	"tremor/internal/testutil"
 	"tremor/net/netchan"
 	"tremor/net/oob"
@@ -163,5 +168,61 @@ func TestCPUProfile(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "cpuprofile") {
 		t.Errorf("the log does not say what failed:\n%s", out.String())
+	}
+}
+
+// As a client leaves, the log says what its reliable commands cost on
+// the way down: one line per client, with its carrier; the acks
+// carrier's packet acks are counted apart.
+func TestCarrierLogLine(t *testing.T) {
+	stdin, typed := io.Pipe()
+	defer typed.Close()
+	var out testutil.LockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"+set", "net_ip", "127.0.0.1", "+set", "net_port", "0", "+map", "duel1"}, stdin, &out)
+	}()
+	waitFor(t, &out, "listening on ")
+	_, rest, _ := strings.Cut(out.String(), "listening on ")
+	srv, err := netip.ParseAddrPort(strings.Fields(rest)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, carrier := range []string{proto.ReliableQ3, proto.ReliableAcks} {
+		rep, err := headless.New(headless.Config{
+			Server: srv, Clients: 2, Duration: 3 * time.Second, ChatEvery: 300 * time.Millisecond,
+			NamePrefix: carrier, Client: client.Config{Reliable: carrier},
+		}).Run(context.Background())
+		if err != nil || rep.Failed() {
+			t.Fatalf("%s clients: %v, %+v", carrier, err, rep.Totals)
+		}
+	}
+	fmt.Fprintln(typed, "quit")
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		_, rest, ok := strings.Cut(line, " reliable client=")
+		if !ok {
+			continue
+		}
+		lines++
+		kv := map[string]string{}
+		for _, f := range strings.Fields(rest)[1:] {
+			k, v, _ := strings.Cut(f, "=")
+			kv[k] = v
+		}
+		name, _ := strconv.Unquote(kv["name"])
+		commands, _ := strconv.Atoi(kv["commands_bytes"])
+		acks, _ := strconv.Atoi(kv["ack_bytes"])
+		out, _ := strconv.Atoi(kv["bytes_out"])
+		if !strings.HasPrefix(name, kv["carrier"]) || commands <= 0 || commands >= out ||
+			(acks > 0) != (kv["carrier"] == proto.ReliableAcks) {
+			t.Errorf("line %q: %s on %s, %d command bytes, %d ack bytes, %d bytes out", line, name, kv["carrier"], commands, acks, out)
+		}
+	}
+	if lines != 4 {
+		t.Errorf("%d reliable lines for 4 clients:\n%s", lines, out.String())
 	}
 }
