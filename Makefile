@@ -57,7 +57,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth servercpu build dist web web-serve webtest run classroom server master images clean
+.PHONY: help deps test fuzz bench soak hostile crowd bandwidth carriers servercpu build dist web web-serve webtest run classroom server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -175,6 +175,9 @@ crowd: ## long run: 64 headless clients on one server for CROWD (default 10m), r
 
 bandwidth: ## bytes on the wire per map vs ioquake3, real binaries over UDP, mean and spread (RUNS=3 DURATION=40 MAPS PLAYERS; ~8 min)
 	@.ci/bandwidth.sh
+
+carriers: ## the two carriers of reliable commands (q3 rings, acks) side by side at 0/10/30 % loss and 50/200 ms RTT: chat delay p50/p99, bytes each way, real binaries over UDP (RUNS=2 DURATION=40; ~10 min)
+	@.ci/carriers.sh
 
 servercpu: ## the dedicated server's CPU with 8, 16, 32, 64 headless clients, real binaries over UDP (COUNTS, DURATION=30; ~3 min)
 	@.ci/servercpu.sh
