@@ -109,6 +109,17 @@ type ClassroomView struct {
 	// panes are the world panes' images, each its pane's size, that
 	// drawWorld paints the panes' worlds into.
 	panes [3]*ebiten.Image
+	// The reliable commands' texts, made again only when they change:
+	// the counter beside each player's carrier switch, the server
+	// pane's table.
+	carrier [2]struct {
+		key  carrierKey
+		text string
+	}
+	relTable struct {
+		key   relTableKey
+		lines []string
+	}
 }
 
 // packetMark is a packet drawn in a lane, for PacketAt.
@@ -263,6 +274,19 @@ func (v *ClassroomView) drawLegend(screen *ebiten.Image) {
 		b.flush(screen)
 		v.text(screen, label, float64(x+lh), float64(y), colDim)
 		y += lh
+	}
+	// Under the first column's kinds: the reliable commands' marks.
+	rx, ry := float32(l.LaneInfo[0].Min.X+l.Pad), y0+4*lh
+	yellow := rgbaOf(PacketColour(classroom.KindReliable), 1)
+	b.circle(rx+r, ry+lh/2, r, rgbaOf(PacketColour(classroom.KindUsercmd), 1))
+	b.circle(rx+r, ry+lh/2, max(2, r*0.45), yellow)
+	b.circle(rx+r, ry+lh*3/2, r, rgbaOf(PacketColour(classroom.KindUsercmd), 1))
+	b.ring(rx+r, ry+lh*3/2, max(2, r*0.45), 1.5, yellow)
+	b.circle(rx+r, ry+lh*5/2, r, rgbaOf(PacketColour(classroom.KindDelta), 1))
+	tickMark(b, rx+r, ry+lh*5/2, r, 1)
+	b.flush(screen)
+	for k, s := range [...]string{"first send", "sent again", "acknowledges"} {
+		v.text(screen, s, float64(rx+lh), float64(ry+float32(k)*lh), colDim)
 	}
 	b.circle(x+r, y+lh/2, r, rgbaOf(colDim, 1))
 	b.line(x+r*0.2, y+lh/2-r*0.8, x+r*1.8, y+lh/2+r*0.8, 2, rgbaOf(colLost, 1))
@@ -508,7 +532,7 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model) {
 				yy += k * k * 60 * float32(l.UI)
 				a = 1 - k
 			}
-			v.mark(x, yy, r, c, a, sel, false, e.Reliable && e.Kind != classroom.KindReliable, e.ID)
+			v.mark(x, yy, r, c, a, sel, false, relDotOf(e), false, e.ID)
 			b.line(x-r*0.7, yy-r*0.7, x+r*0.7, yy+r*0.7, 2, rgbaOf(colLost, a))
 			b.line(x-r*0.7, yy+r*0.7, x+r*0.7, yy-r*0.7, 2, rgbaOf(colLost, a))
 			return
@@ -539,21 +563,56 @@ func (v *ClassroomView) drawLanes(screen *ebiten.Image, m *classroom.Model) {
 				}
 				yy += f * rowH * 0.6
 			}
-			v.mark(x, yy, rr, c, a, sel, e.Late(), e.Reliable && e.Kind != classroom.KindReliable, e.ID)
+			v.mark(x, yy, rr, c, a, sel, e.Late(), relDotOf(e), e.Acks > 0, e.ID)
 		}
 	})
 	b.flush(screen)
 }
 
+// relDot is how a mark shows the reliable commands it carries.
+type relDot uint8
+
+const (
+	relNone  relDot = iota
+	relFirst        // a command sent for the first time: a filled dot
+	relAgain        // only commands sent again: a hollow ring
+)
+
+// relDotOf returns how packet e's mark shows its reliable commands.
+func relDotOf(e *classroom.Event) relDot {
+	switch {
+	case e.RelNew > 0:
+		return relFirst
+	case e.RelAgain > 0:
+		return relAgain
+	case e.Reliable:
+		return relFirst // followed by no counter (an old connection's): as before
+	}
+	return relNone
+}
+
 // mark draws one packet and remembers it for PacketAt. A packet that
-// also carries reliable commands (a snapshot or usercmds with a command
-// riding along) has a dot of the reliable colour in its middle.
-func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected, late, reliable bool, id uint64) {
+// carries reliable commands has a dot of the reliable colour in its
+// middle (a mark of the reliable kind is that colour already): filled
+// when it sends one for the first time, a hollow ring when it only sends
+// them again. A packet that acknowledges commands of the other way (the
+// first to do so that arrives) carries a white tick.
+func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected, late bool, rel relDot, ack bool, id uint64) {
 	b := &v.b
 	b.circle(x, y, r+1, rgbaOf(colShadow, a*0.8))
 	b.circle(x, y, r, rgbaOf(c, a))
-	if reliable {
-		b.circle(x, y, max(2, r*0.45), rgbaOf(PacketColour(classroom.KindReliable), a))
+	yellow := PacketColour(classroom.KindReliable)
+	dr := max(2.5, r*0.5)
+	switch {
+	case rel == relFirst && c != yellow:
+		b.circle(x, y, dr, rgbaOf(yellow, a))
+	case rel == relAgain && c != yellow:
+		b.ring(x, y, dr, max(1.5, dr*0.5), rgbaOf(yellow, a))
+	case rel == relAgain: // a yellow mark: hollowed
+		b.circle(x, y, dr, rgbaOf(colPaneBack, a))
+	}
+	if ack {
+		tickMark(b, x, y, r, a)
 	}
 	if late {
 		b.ring(x, y, r+2, 2, rgbaOf(colLate, a))
@@ -562,6 +621,19 @@ func (v *ClassroomView) mark(x, y, r float32, c color.RGBA, a float32, selected,
 		b.ring(x, y, r+4, 2, rgbaOf(colWhite, 1))
 	}
 	v.marks = append(v.marks, packetMark{id: id, x: x, y: y, r: r})
+}
+
+// tickMark draws a white tick over a mark of radius r at (x, y), on a
+// dark outline so it shows on every colour.
+func tickMark(b *batch, x, y, r, a float32) {
+	s := max(r, 5)
+	x0, y0 := x-s*0.8, y-s*0.05
+	x1, y1 := x-s*0.25, y+s*0.55
+	x2, y2 := x+s*0.9, y-s*0.75
+	b.line(x0, y0, x1, y1, 4, rgbaOf(colShadow, a))
+	b.line(x1, y1, x2, y2, 4, rgbaOf(colShadow, a))
+	b.line(x0, y0, x1, y1, 2, rgbaOf(colWhite, a))
+	b.line(x1, y1, x2, y2, 2, rgbaOf(colWhite, a))
 }
 
 // switchGrid lays a pane's switches out two a row from y in info
@@ -613,7 +685,19 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 		line("mispredicted "+strconv.Itoa(fig.Mispredictions)+"  "+pingText(fig.Ping), mc)
 	}
 	sy := col.Min.Y + 4*l.LineH + l.Pad
-	ly := v.switchGrid(col, sy, m.Switches(2*i))
+	sws := m.Switches(2 * i)
+	ly := v.switchGrid(col, sy, sws)
+	if len(sws)%2 == 1 {
+		// Beside the last switch (the carrier of reliable commands): the
+		// carrier the connection is on, and on the acks carrier the loss
+		// of its own packets as the client measures it.
+		bw := (col.Dx() - l.Pad) / 2
+		tx := float64(col.Min.X + bw + 2*l.Pad)
+		ty := float64(sy+(len(sws)/2)*(l.ButtonH+l.Pad)) + float64(l.ButtonH-l.LineH)/2
+		v.maxW = float64(col.Max.X) - tx
+		v.text(screen, v.carrierText(p, i), tx, ty, colWhite)
+		v.maxW = float64(col.Dx())
+	}
 	if cg := p.CGame(); cg != nil {
 		lagdraw.Draw(screen, &cg.Lagometer, float32(x), float32(ly), float32(l.Lagom))
 		tx := x + float64(l.Lagom+l.Pad)
@@ -650,7 +734,139 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model)
 		v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" cmds run, "+strconv.Itoa(ci.Snapshots)+" snaps sent", x, y, colWhite)
 		y += float64(l.LineH)
 	}
-	v.switchGrid(col, col.Min.Y+4*l.LineH+l.Pad, m.Switches(classroom.PaneServer))
+	y = float64(v.switchGrid(col, col.Min.Y+4*l.LineH+l.Pad, m.Switches(classroom.PaneServer)))
+	for k, s := range v.reliableTable(m) {
+		c := colWhite
+		if k == 0 {
+			c = colDim
+		}
+		v.text(screen, s, x, y, c)
+		y += float64(l.LineH)
+	}
+}
+
+// carrierText returns the counter beside player i's carrier switch: the
+// carrier its connection is on ("q3: up loss unseen", "acks: up loss
+// 21%"), or what it asked for while that is another. The string is
+// made again only when it changes.
+func (v *ClassroomView) carrierText(p *classroom.Player, i int) string {
+	now, asked := p.Carrier()
+	loss := -1
+	if a := p.C.Acks(); a.On {
+		loss = int(a.UpstreamLoss*100 + 0.5)
+	}
+	k := carrierKey{now, asked, loss, p.CGame() != nil}
+	c := &v.carrier[i]
+	if c.key == k && c.text != "" {
+		return c.text
+	}
+	c.key = k
+	switch {
+	case !k.active:
+		c.text = "asked " + asked + ", connecting"
+	case now != asked:
+		c.text = "asked " + asked + ", on " + now
+	case loss >= 0:
+		c.text = "acks: up loss " + strconv.Itoa(loss) + "%"
+	default:
+		c.text = "q3: up loss unseen"
+	}
+	return c.text
+}
+
+// carrierKey is what carrierText's string shows.
+type carrierKey struct {
+	now, asked string
+	loss       int
+	active     bool
+}
+
+// reliableTable returns the server pane's table of the two players'
+// reliable commands, both ways summed, in columns: the carrier each is
+// on, the commands sent first and again, their bytes and the packet
+// acks', the delivery delay (first send to first arrival) and the time
+// until the acknowledgement came back, means over the commands
+// acknowledged. The lines are made again only when a figure changes.
+func (v *ClassroomView) reliableTable(m *classroom.Model) []string {
+	var k relTableKey
+	for i := range 2 {
+		k.now[i], _ = m.Player(i).Carrier()
+		up, down := m.Counts(i, classroom.Up), m.Counts(i, classroom.Down)
+		k.c[i] = [8]uint64{up.RelSent + down.RelSent, up.RelResent + down.RelResent,
+			up.RelBytes + down.RelBytes, up.AckBytes + down.AckBytes,
+			up.RelTimed + down.RelTimed, uint64(up.DelaySum + down.DelaySum),
+			uint64(max(up.DelayMax, down.DelayMax)), up.RelAcked + down.RelAcked}
+		k.ackSum[i] = up.AckSum + down.AckSum
+	}
+	t := &v.relTable
+	if t.key == k && len(t.lines) > 0 {
+		return t.lines
+	}
+	t.key = k
+	t.lines = t.lines[:0]
+	row := func(label string, cell func(i int, b []byte) []byte) {
+		b := append(v.numBuf[:0], label...)
+		for i := range 2 {
+			for len(b) < 13+12*i {
+				b = append(b, ' ')
+			}
+			b = cell(i, b)
+		}
+		v.numBuf = b
+		t.lines = append(t.lines, string(b))
+	}
+	row("reliable", func(i int, b []byte) []byte {
+		b = append(b, 'P', byte('1'+i), ' ')
+		if k.now[i] == "q3" {
+			return append(b, "q3 rings"...)
+		}
+		return append(b, k.now[i]...)
+	})
+	row("sent, again", func(i int, b []byte) []byte {
+		return strconv.AppendUint(append(strconv.AppendUint(b, k.c[i][0], 10), '+'), k.c[i][1], 10)
+	})
+	row("cmd bytes", func(i int, b []byte) []byte { return appendBytes(b, k.c[i][2]) })
+	row("packet acks", func(i int, b []byte) []byte {
+		if k.c[i][3] == 0 {
+			return append(b, '-')
+		}
+		return appendBytes(b, k.c[i][3])
+	})
+	ms := func(b []byte, d time.Duration) []byte {
+		return append(strconv.AppendInt(b, d.Milliseconds(), 10), " ms"...)
+	}
+	row("delay mean", func(i int, b []byte) []byte {
+		if k.c[i][4] == 0 {
+			return append(b, '-')
+		}
+		return ms(b, time.Duration(k.c[i][5]/k.c[i][4]))
+	})
+	row("delay max", func(i int, b []byte) []byte { return ms(b, time.Duration(k.c[i][6])) })
+	row("acked after", func(i int, b []byte) []byte {
+		if k.c[i][7] == 0 {
+			return append(b, '-')
+		}
+		return ms(b, k.ackSum[i]/time.Duration(k.c[i][7]))
+	})
+	return t.lines
+}
+
+// relTableKey is what reliableTable's lines show.
+type relTableKey struct {
+	now    [2]string
+	c      [2][8]uint64
+	ackSum [2]time.Duration
+}
+
+// appendBytes appends n bytes as "812 B", "41.2 kB" or "1.3 MB".
+func appendBytes(b []byte, n uint64) []byte {
+	switch {
+	case n < 1000:
+		return append(strconv.AppendUint(b, n, 10), " B"...)
+	case n < 1000000:
+		return append(strconv.AppendFloat(b, float64(n)/1000, 'f', 1, 64), " kB"...)
+	}
+	return append(strconv.AppendFloat(b, float64(n)/1e6, 'f', 1, 64), " MB"...)
 }
 
 // drawLaneInfo draws each lane's counts under it: its packets, and the
@@ -679,7 +895,9 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model) {
 			}
 			v.text(screen, "sent "+utoa(d.c.Sent)+" lost "+utoa(d.c.Lost), x, y, lc)
 			y += lh
-			v.text(screen, "dup "+utoa(d.c.Duplicated), x, y, colDim)
+			nb := strconv.AppendUint(append(v.numBuf[:0], "dup "...), d.c.Duplicated, 10)
+			v.numBuf = appendBytes(append(nb, ' ', ' '), d.c.Bytes)
+			v.text(screen, string(v.numBuf), x, y, colDim)
 			y += lh
 			if bits, ok := m.FieldBits(i, d.dir); ok {
 				rate := appendRate(v.numBuf[:0], bits)
@@ -701,7 +919,8 @@ var classroomHints = []string{
 	"P pauses, [ ] slow down / speed up, . steps one frame.",
 	"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
 	"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits.",
-	"Orange ring: overtaken. A yellow dot: reliable commands ride in the packet, in every one until acknowledged.",
+	"Orange ring: overtaken. A yellow dot: a reliable command's first send; a yellow ring: sent again (q3 rings: in every packet until acknowledged;",
+	"acks carrier: after the resend interval). A white tick: the packet acknowledges the other way's commands. p1 cl_reliable acks switches P1.",
 }
 
 // drawPanel draws the packet inspector panel at the bottom, or the

@@ -57,7 +57,7 @@ type Classroom struct {
 // Lines of text the classroom layout keeps room for.
 const (
 	classInfoLines   = 4 // a player's counters
-	classSwitchRows  = 4 // a player's switches, two a row
+	classSwitchRows  = 5 // a player's switches, two a row (the fifth: the carrier of reliable commands and its counter)
 	classPanelLines  = 7 // the panel's smallest height, in lines
 	classLaneShare   = 12
 	classTextSize    = 14 // at UI scale 1
