@@ -125,11 +125,11 @@ run() {
 }
 
 echo "Carriers: 2 clients on q3 and 2 on acks on one server, chat every $chat, $dur s, $runs run(s) a link; $(nproc) cores"
-echo "loss rtt run carrier p50 p99 cmdsup cmdsdown acksup acksdown totup totdown lines lost upperline   (load average)"
+echo "loss rtt run carrier p50 p99 cmdsup cmdsdown acksup acksdown totup totdown lines lost upperline   (load average at the run's end)"
 for i in $(seq 1 "$runs"); do
 	for loss in $losses; do
 		for rtt in $rtts; do
-			run "$loss" "$rtt" "$i" | sed "s|\$|   ($(cut -d' ' -f1-3 /proc/loadavg))|"
+			run "$loss" "$rtt" "$i" | while read -r row; do echo "$row   ($(cut -d' ' -f1-3 /proc/loadavg))"; done
 		done
 	done
 done
