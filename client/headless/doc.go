@@ -14,7 +14,10 @@
 // failed to get there) and stop a second before the end, so that every
 // line can reach every other client: the report counts, per receiver,
 // the lines of the others that arrived, and those missing, repeated or out
-// of order (all zero when reliability holds).
+// of order (all zero when reliability holds), and the delay of each line
+// from the moment its sender queued it to the moment the receiver ran it
+// (p50, p99, max and mean: the runner holds every client, so one clock
+// times both ends).
 //
 // The report has, per client and in total, the fields cmd/headless
 // prints; Report.Failed tells whether a client failed to connect or was
