@@ -377,7 +377,9 @@ func ParseServersResponse(packet []byte) (ServersResponse, error) {
 			if len(body) < ServerEntry6Len {
 				return ServersResponse{}, fmt.Errorf("oob: %s: truncated IPv6 server at offset %d", name, pos)
 			}
-			ip := netip.AddrFrom16([16]byte(body[1:17]))
+			// An IPv4-mapped address is the IPv4 server, unmapped as
+			// every address the package returns is.
+			ip := netip.AddrFrom16([16]byte(body[1:17])).Unmap()
 			if err := r.add(ip, body[17:19], name, pos); err != nil {
 				return ServersResponse{}, err
 			}
