@@ -177,25 +177,25 @@ func (m *Model) trackReliable(p *Player, e *Event) {
 		case inspect.OpMessages:
 			c.RelBytes += uint64(op.Bits+7) / 8
 			for j := range op.Sub {
-				if id, ok := field(&op.Sub[j], "id"); ok {
-					pa.rel.sent(c, e, true, uint32(id))
+				if id := op.Sub[j].MessageID; id != nil {
+					pa.rel.sent(c, e, true, uint32(*id))
 				}
 			}
 			if e.Netchan && len(op.Sub) > 0 {
 				pa.rel.bySeq[e.Sequence%uint32(len(pa.rel.bySeq))] = e.ID
 			}
 		case inspect.OpMessageBase:
-			if id, ok := field(op, "id"); ok {
-				pa.rel.supersede(uint16(id))
+			if id := op.MessageID; id != nil {
+				pa.rel.supersede(*id)
 			}
 		case inspect.OpPacketAcks:
 			c.AckBytes += uint64(op.Bits+7) / 8
-			a, ok1 := field(op, "ack")
-			bits, ok2 := fieldBits(op, "ackBits")
-			packetAcks, ack, ackBits = ok1 && ok2, uint16(a), bits
+			if pk := op.PacketAcks; pk != nil {
+				packetAcks, ack, ackBits = true, pk.Ack, pk.Bits
+			}
 		case inspect.OpReliableAck: // the server's: the last client command it received
-			if s, ok := field(op, "sequence"); ok {
-				ringAck, haveRingAck = int32(s), true
+			if a := op.ReliableAck; a != nil {
+				ringAck, haveRingAck = *a, true
 			}
 		case inspect.OpClientHeader: // the client's: the last server command it received
 			if op.Header != nil {
@@ -227,29 +227,6 @@ func (m *Model) trackReliable(p *Player, e *Event) {
 			}
 		}
 	}
-}
-
-// field returns an operation's integer field.
-func field(op *inspect.Op, name string) (int64, bool) {
-	for _, f := range op.Fields {
-		if f.Name == name {
-			n, err := strconv.ParseInt(f.Value, 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
-}
-
-// fieldBits returns an operation's field written in binary (the ack
-// bits).
-func fieldBits(op *inspect.Op, name string) (uint32, bool) {
-	for _, f := range op.Fields {
-		if f.Name == name {
-			n, err := strconv.ParseUint(f.Value, 2, 32)
-			return uint32(n), err == nil
-		}
-	}
-	return 0, false
 }
 
 // appendRelRefs appends refs as "#5 #6" (ring sequences) or "id 5, 6".

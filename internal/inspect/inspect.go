@@ -147,6 +147,14 @@ type Op struct {
 	Snapshot  *Snapshot           `json:"snapshot,omitempty"`  // snapshot
 	Move      *Move               `json:"move,omitempty"`      // move
 	Entity    *EntityChange       `json:"entity,omitempty"`    // one entity of a snapshot
+	// The acks carrier's (docs/protocol.md 6.7): PacketAcks of a
+	// packetAcks op; MessageID of a message inside a messages op, or of a
+	// messageBase op (the id the server's commands go on from).
+	PacketAcks *PacketAcks `json:"packetAcks,omitempty"`
+	MessageID  *uint16     `json:"messageId,omitempty"`
+	// ReliableAck is a reliableAck op's sequence: the last client command
+	// the server received.
+	ReliableAck *int32 `json:"reliableAck,omitempty"`
 
 	gs *proto.Gamestate // the whole gamestate, for the connection's state
 }
@@ -158,6 +166,14 @@ type Command struct {
 	// New is false for a command the receiver has already had (every
 	// unacknowledged command rides in every message).
 	New bool `json:"new"`
+}
+
+// PacketAcks is an SvcAck's or ClcAck's fields: the newest netchan
+// sequence (low 16 bits) the sender received, and bit n set when ack-n
+// arrived.
+type PacketAcks struct {
+	Ack  uint16 `json:"ack"`
+	Bits uint32 `json:"ackBits"`
 }
 
 // Gamestate summarises a decoded gamestate.

@@ -82,7 +82,8 @@ func (p *parse) Observe(e proto.Event) {
 	bits := e.End - e.Start
 	switch e.Part {
 	case proto.PartReliableAck:
-		p.ops = append(p.ops, Op{Name: OpReliableAck, Bits: e.End,
+		ack := e.Seq
+		p.ops = append(p.ops, Op{Name: OpReliableAck, Bits: e.End, ReliableAck: &ack,
 			Fields: []Field{{Name: "sequence", Value: strconv.Itoa(int(e.Seq)), Bits: e.End}}})
 	case proto.PartClientHeader:
 		p.marks, p.headerEnd = e.Marks, e.End
@@ -185,6 +186,7 @@ func (p *parse) Ack(ack uint16, ackBits uint32) error {
 		{Name: "ack", Value: strconv.Itoa(int(ack))},
 		{Name: "ackBits", Value: fmt.Sprintf("%032b", ackBits)},
 	}
+	p.cur.PacketAcks = &PacketAcks{Ack: ack, Bits: ackBits}
 	return nil
 }
 
@@ -201,7 +203,7 @@ func (p *parse) Messages(block []byte, err error) error {
 		name = OpClientCommand
 	}
 	_, err = reliable.ParseBlock(block, proto.MessagesPerPacket, proto.MaxMessageBytes, func(id uint16, data []byte) {
-		p.cur.Sub = append(p.cur.Sub, Op{Name: OpMessage, Fields: []Field{
+		p.cur.Sub = append(p.cur.Sub, Op{Name: OpMessage, MessageID: &id, Fields: []Field{
 			{Name: "id", Value: strconv.Itoa(int(id))}, {Name: name, Value: string(data)}}})
 	})
 	p.cur.Fields = []Field{{Name: "bytes", Value: strconv.Itoa(len(block))}, {Name: "count", Value: strconv.Itoa(len(p.cur.Sub))}}
@@ -212,6 +214,7 @@ func (p *parse) Messages(block []byte, err error) error {
 // gamestate.
 func (p *parse) MessageBase(id uint16) error {
 	p.cur.Fields = []Field{{Name: "id", Value: strconv.Itoa(int(id))}}
+	p.cur.MessageID = &id
 	return nil
 }
 
