@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"time"
 
 	"tremor/common/proto"
 	"tremor/net/infostr"
@@ -44,12 +43,6 @@ type ackState struct {
 
 	block []byte                       // Fill's scratch
 	read  [proto.MaxMessagesBlock]byte // a received block
-	stats ackStats
-}
-
-// ackStats counts a client's acks carrier, for the client's stats.
-type ackStats struct {
-	commandsByID int64 // client commands delivered from message blocks
 }
 
 // newAckState returns a client's acks carrier with resendMsec as its
@@ -61,9 +54,6 @@ func newAckState(resendMsec int) *ackState {
 		block: make([]byte, 0, proto.MaxMessagesBlock),
 	}
 }
-
-// tick returns the real time now (ms) as the carrier's clock.
-func (a *ackState) tick(now int32) time.Duration { return a.clock.Tick(now) }
 
 // wantsAcks reports whether c gets the acks carrier: what sv_reliable
 // says, or with "client" what c's userinfo asks for.
@@ -110,7 +100,7 @@ func (s *Server) writeAckHeader(c *client, w *msg.Writer) {
 // code), and counts the message sent.
 func (s *Server) writeMessagesBlock(c *client, w *msg.Writer, seq int32, limit int) {
 	a := c.acks
-	now := a.tick(s.svs.now)
+	now := a.clock.Tick(s.svs.now)
 	budget := min((limit-w.Len()-4)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
 	block, n := a.msgs.Fill(a.block[:0], uint16(seq), now, a.ep.RTT(), budget)
 	if n > 0 {
@@ -151,7 +141,7 @@ func (m *clientMessage) Ack(ack uint16, ackBits uint32) error {
 	if a == nil {
 		return errNoAcks
 	}
-	a.ep.Acks(ack, ackBits, a.tick(m.s.svs.now), a.msgs.Acked)
+	a.ep.Acks(ack, ackBits, a.clock.Tick(m.s.svs.now), a.msgs.Acked)
 	return nil
 }
 
@@ -181,7 +171,6 @@ func (m *clientMessage) Messages(block []byte, err error) error {
 		if !ok {
 			return nil
 		}
-		a.stats.commandsByID++
 		if !m.s.execClientCommand(m.c, string(data)) {
 			return errStop
 		}
@@ -198,6 +187,6 @@ func (m *clientMessage) MessageBase(uint16) error {
 // carried comes again.
 func (s *Server) receivedAcks(c *client, seq uint32) {
 	if a := c.acks; a != nil {
-		a.ep.Received(uint16(seq), a.tick(s.svs.now))
+		a.ep.Received(uint16(seq), a.clock.Tick(s.svs.now))
 	}
 }

@@ -91,12 +91,9 @@ func MessagesConfig(resendMsec int) reliable.MessagesConfig {
 		ReceiveWindow:  MessagesWindow,
 		MaxMessageSize: MaxMessageBytes,
 		MaxPerPacket:   MessagesPerPacket,
-		Resend:         msecs(resendMsec),
+		Resend:         time.Duration(resendMsec) * time.Millisecond,
 	}
 }
-
-// msecs returns ms milliseconds as a time.Duration.
-func msecs(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 // ErrMessagesBlock is wrapped by a message block ReadMessages refuses.
 var ErrMessagesBlock = errors.New("proto: bad message block")
