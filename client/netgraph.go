@@ -214,10 +214,9 @@ func (g *netGraph) stats(now int32) NetGraph {
 func (c *Client) NetGraph() NetGraph {
 	g := c.graph.stats(c.realtime)
 	g.ReliablePending = c.ReliablePending()
-	if a := c.conn.acks; a != nil {
-		g.Acks = true
-		g.AckRTT = float64(a.ep.RTT()) / 1e6
-		g.UpstreamLoss, g.DownstreamLoss = 100*a.ep.UpstreamLoss(), 100*a.ep.DownstreamLoss()
+	if a := c.Acks(); a.On {
+		g.Acks, g.AckRTT = true, a.RTT
+		g.UpstreamLoss, g.DownstreamLoss = 100*a.UpstreamLoss, 100*a.DownstreamLoss
 	}
 	return g
 }
