@@ -45,7 +45,7 @@ func LagometerRect(w, h int) image.Rectangle {
 // is drawn at UI scale ui, in screen pixels: the box grows with the
 // scale, as the status bar it sits on does.
 func LagometerScreenRect(w, h int, ui float64) image.Rectangle {
-	ui = max(ui, 0.25)
+	ui = max(ui, view.MinUIScale)
 	r := LagometerRect(int(float64(w)/ui), int(float64(h)/ui))
 	return image.Rect(int(float64(r.Min.X)*ui), int(float64(r.Min.Y)*ui), int(float64(r.Max.X)*ui), int(float64(r.Max.Y)*ui))
 }
@@ -153,7 +153,7 @@ func newHUDPainter() hudPainter {
 
 // setScreen makes the HUD lay out a w×h screen at UI scale zoom.
 func (hp *hudPainter) setScreen(w, h int, zoom float64) {
-	zoom = max(zoom, 0.25)
+	zoom = max(zoom, view.MinUIScale)
 	hp.zoom, hp.w, hp.h = zoom, float64(w)/zoom, float64(h)/zoom
 	hp.textPainter.zoom, hp.b.zoom = zoom, float32(zoom)
 }

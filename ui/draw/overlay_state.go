@@ -12,6 +12,7 @@ import (
 	"tremor/bg"
 	"tremor/cgame"
 	"tremor/cgame/overlay"
+	"tremor/ui/draw/view"
 )
 
 // This file and the other overlay_*.go files draw the teaching overlays:
@@ -210,7 +211,7 @@ func appendSigned(buf []byte, n int64) []byte {
 // the HUD's bar.
 func (o *Overlays) worldTarget(screen *ebiten.Image, fv *frameView) *ebiten.Image {
 	b := screen.Bounds()
-	bar := int(float64(StatusBarHeight) * max(fv.ui, 0.25))
+	bar := int(float64(StatusBarHeight) * max(fv.ui, view.MinUIScale))
 	rect := image.Rect(b.Min.X, b.Min.Y, b.Max.X, max(b.Min.Y, b.Max.Y-bar))
 	if o.world == nil || o.worldFor != screen || o.worldRect != rect {
 		o.world = screen.SubImage(rect).(*ebiten.Image)
