@@ -3,7 +3,6 @@
 package session
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -65,8 +64,8 @@ func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
 
 // Connect joins the server at addr ("host[:port]") over UDP.
 func (s *Session) Connect(addr string) error {
-	if s.jn.rp != nil && !s.jn.rp.done {
-		return errors.New("session: a journal is replaying: no connection to another server")
+	if s.replaying() { // before a socket is opened for nothing
+		return errReplaying
 	}
 	to, err := netchan.ResolveAddr(addr)
 	if err != nil {
