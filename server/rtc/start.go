@@ -75,10 +75,15 @@ func StartWith(udp *netchan.UDPConn, o StartOptions, logf func(format string, ar
 	if !cfg.SharedPort {
 		ice = fmt.Sprintf(", ICE on UDP %d", t.ICEAddr().Port())
 	}
-	line = fmt.Sprintf("students open http://%s/ (web port TCP %d%s, serving %s)",
-		net.JoinHostPort(LANAddr(local.Addr()).String(), strconv.Itoa(port)), port, ice, where)
+	t.url = "http://" + net.JoinHostPort(LANAddr(local.Addr()).String(), strconv.Itoa(port)) + "/"
+	line = fmt.Sprintf("students open %s (web port TCP %d%s, serving %s)", t.url, port, ice, where)
 	return t.Conn(), t, line, nil
 }
+
+// URL returns the address students open to join from a browser
+// ("http://192.168.1.20:27960/"), when Start served the page; "" for a
+// transport Listen made.
+func (t *Transport) URL() string { return t.url }
 
 // LANAddr returns the address students reach a server bound to bound
 // at: bound itself unless it is unspecified, else this machine's first

@@ -127,6 +127,7 @@ type Stats struct {
 // the peers and the signalling. It is safe for concurrent use.
 type Transport struct {
 	cfg   Config
+	url   string // the page's address on the LAN, once StartWith served it
 	udp   *netchan.UDPConn
 	batch netchan.BatchConn // udp, if it is one
 	ice   net.PacketConn    // the ICE mux's socket

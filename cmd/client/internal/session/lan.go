@@ -54,11 +54,7 @@ func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
 		return m, m.UDPAddr()
 	}
 	fmt.Fprintf(s.stderr, "session: %s\n", line)
-	webPort := sc.WebPort
-	if webPort < 0 {
-		webPort = int(udp.LocalAddr().Port())
-	}
-	s.webURL = "http://" + net.JoinHostPort(rtc.LANAddr(udp.LocalAddr().Addr()).String(), strconv.Itoa(webPort)) + "/"
+	s.webURL = web.URL()
 	return web.Sized(m), m.UDPAddr()
 }
 
