@@ -102,6 +102,15 @@ const (
 	PartMessages
 	// PartMessageBase is an SvcMessageBase's id (Seq).
 	PartMessageBase
+	// PartFrames is an SvcFrames block (Index: its length; Block: its
+	// bytes, valid during the event).
+	PartFrames
+	// PartWholeState is an SvcWholeState block (Index, Block as
+	// PartFrames).
+	PartWholeState
+	// PartFrameRequest is a ClcFrameRequest (Seq: the frame; Added: a
+	// whole state is asked for).
+	PartFrameRequest
 )
 
 // Event is one step of a parse, for an Observer. Which fields are set
@@ -247,6 +256,8 @@ func ParseServerMessage(r *msg.Reader, body []byte, seq uint32, h ServerHandler,
 			return h.StateHash(sh, r.Err())
 		case SvcAck, SvcMessages, SvcMessageBase:
 			return readAckOp(r, h, op, obs, "server")
+		case SvcFrames, SvcWholeState:
+			return readFrameOp(r, h, op, obs, "server")
 		}
 		return fmt.Errorf("%w %d in a server message", ErrBadOp, op)
 	})
@@ -341,6 +352,8 @@ func ParseClientMessage(r *msg.Reader, body []byte, h ClientHandler, obs Observe
 			return h.Move(cmds[:n], op == ClcMoveNoDelta, r.Err())
 		case ClcAck, ClcMessages:
 			return readAckOp(r, h, op, obs, "client")
+		case ClcFrameRequest:
+			return readFrameOp(r, h, op, obs, "client")
 		}
 		return fmt.Errorf("%w %d in a client message", ErrBadOp, op)
 	})
