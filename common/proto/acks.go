@@ -136,7 +136,9 @@ func ReadMessages(r *msg.Reader, buf *[MaxMessagesBlock]byte) []byte {
 	if r.Err() != nil {
 		return nil
 	}
-	if n < 1 || n > MaxMessagesBlock || n*8 > r.RemainingBits() {
+	// Huffman-coded, a byte takes at least one bit (not eight: a
+	// block of frequent bytes codes shorter than its length).
+	if n < 1 || n > MaxMessagesBlock || n > r.RemainingBits() {
 		r.Fail(fmt.Errorf("%w: length %d", ErrMessagesBlock, n))
 		return nil
 	}

@@ -13,10 +13,13 @@ import (
 // carry it, numbered after the acks carrier's so that no older code
 // moves:
 //
-//   - SvcFrames: a block of frames (framesync.AppendFrames), every frame
-//     the client has not acknowledged, up to framesync's limit per
-//     message: frames ride redundantly until acknowledged, as usercmds do
-//     upstream. Its length is an unsigned short.
+//   - SvcFrames: the client's input lead (8 bits, signed: how many
+//     frames ahead of the frame the server last ran its newest input
+//     was, the feedback its clock follows), then a block of frames
+//     (framesync.AppendFrames): every frame the client has not
+//     acknowledged, up to framesync's limit per message. Frames ride
+//     redundantly until acknowledged, as usercmds do upstream. The
+//     block's length is an unsigned short.
 //   - SvcWholeState: a whole-state snapshot of the game at one frame
 //     (framesync.AppendWholeState), for a joining client and a client
 //     that resynchronises. Its length is an unsigned short.
@@ -53,10 +56,18 @@ const MaxFrameBlock = 16384
 // ErrFrameBlock is wrapped by a block ReadFrameBlock refuses.
 var ErrFrameBlock = errors.New("proto: bad frame-sync block")
 
-// WriteFrameBlock writes an SvcFrames or SvcWholeState operation (op)
-// carrying block: its length as an unsigned short, then its bytes.
-func WriteFrameBlock(w *msg.Writer, op uint8, block []byte) {
-	w.WriteUint8(op)
+// WriteFrames writes an SvcFrames operation: the client's input lead,
+// then block.
+func WriteFrames(w *msg.Writer, lead int8, block []byte) {
+	w.WriteUint8(SvcFrames)
+	w.WriteBits(uint32(uint8(lead)), 8)
+	w.WriteShort(int16(uint16(len(block))))
+	w.WriteData(block)
+}
+
+// WriteWholeState writes an SvcWholeState operation carrying block.
+func WriteWholeState(w *msg.Writer, block []byte) {
+	w.WriteUint8(SvcWholeState)
 	w.WriteShort(int16(uint16(len(block))))
 	w.WriteData(block)
 }
@@ -70,7 +81,9 @@ func ReadFrameBlock(r *msg.Reader, buf *[MaxFrameBlock]byte) []byte {
 	if r.Err() != nil {
 		return nil
 	}
-	if n < 1 || n > MaxFrameBlock || n*8 > r.RemainingBits() {
+	// Huffman-coded, a byte takes at least one bit (not eight: a
+	// block of frequent bytes codes shorter than its length).
+	if n < 1 || n > MaxFrameBlock || n > r.RemainingBits() {
 		r.Fail(fmt.Errorf("%w: length %d", ErrFrameBlock, n))
 		return nil
 	}
@@ -115,9 +128,10 @@ func ReadFrameRequest(r *msg.Reader) FrameRequest {
 type FrameHandler interface {
 	// FrameBuffer returns where a block is read.
 	FrameBuffer() *[MaxFrameBlock]byte
-	// Frames receives an SvcFrames block (in FrameBuffer), or the error
-	// that stopped the reading (server messages only).
-	Frames(block []byte, err error) error
+	// Frames receives an SvcFrames input lead and block (in
+	// FrameBuffer), or the error that stopped the reading (server
+	// messages only).
+	Frames(lead int8, block []byte, err error) error
 	// WholeState receives an SvcWholeState block (in FrameBuffer), or
 	// the error that stopped the reading (server messages only).
 	WholeState(block []byte, err error) error
@@ -143,16 +157,17 @@ func readFrameOp(r *msg.Reader, h any, op uint8, obs Observer, side string) erro
 		}
 		return fh.FrameRequest(req)
 	}
-	b := ReadFrameBlock(r, fh.FrameBuffer())
-	part := PartFrames
 	if op == SvcWholeState {
-		part = PartWholeState
-	}
-	if obs != nil && r.Err() == nil {
-		obs.Observe(Event{Part: part, Start: start, End: r.BitPos(), Index: int32(len(b)), Block: b})
-	}
-	if op == SvcWholeState {
+		b := ReadFrameBlock(r, fh.FrameBuffer())
+		if obs != nil && r.Err() == nil {
+			obs.Observe(Event{Part: PartWholeState, Start: start, End: r.BitPos(), Index: int32(len(b)), Block: b})
+		}
 		return fh.WholeState(b, r.Err())
 	}
-	return fh.Frames(b, r.Err())
+	lead := int8(uint8(r.ReadBits(8)))
+	b := ReadFrameBlock(r, fh.FrameBuffer())
+	if obs != nil && r.Err() == nil {
+		obs.Observe(Event{Part: PartFrames, Start: start, End: r.BitPos(), Index: int32(len(b)), Seq: int32(lead), Block: b})
+	}
+	return fh.Frames(lead, b, r.Err())
 }

@@ -102,8 +102,8 @@ const (
 	PartMessages
 	// PartMessageBase is an SvcMessageBase's id (Seq).
 	PartMessageBase
-	// PartFrames is an SvcFrames block (Index: its length; Block: its
-	// bytes, valid during the event).
+	// PartFrames is an SvcFrames block (Seq: the input lead; Index: the
+	// block's length; Block: its bytes, valid during the event).
 	PartFrames
 	// PartWholeState is an SvcWholeState block (Index, Block as
 	// PartFrames).

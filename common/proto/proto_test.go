@@ -11,6 +11,7 @@ import (
 	"tremor/bg"
 	"tremor/net/cmdargs"
 	"tremor/net/msg"
+	"tremor/net/reliable"
 )
 
 func randomEntity(rng *rand.Rand, n int32) bg.EntityState {
@@ -555,3 +556,125 @@ func TestSnapshotHeaderBits(t *testing.T) {
 type observerFunc func(Event)
 
 func (f observerFunc) Observe(e Event) { f(e) }
+
+// frameHandler takes the frame-sync operations of a parse.
+type frameHandler struct {
+	fuzzHandler
+	lead   int8
+	frames []byte
+	whole  []byte
+	req    []FrameRequest
+}
+
+func (h *frameHandler) Frames(lead int8, block []byte, err error) error {
+	h.lead, h.frames = lead, slices.Clone(block)
+	return err
+}
+func (h *frameHandler) WholeState(block []byte, err error) error {
+	h.whole = slices.Clone(block)
+	return err
+}
+func (h *frameHandler) FrameRequest(req FrameRequest) error {
+	h.req = append(h.req, req)
+	return nil
+}
+
+func TestFrameSyncOperations(t *testing.T) {
+	w := msg.NewWriter(make([]byte, 1<<15), msg.Huffman)
+	WriteReliableAck(w, 3)
+	WriteFrames(w, -3, []byte{1, 2, 3})
+	WriteWholeState(w, bytes.Repeat([]byte("e"), MaxFrameBlock-64))
+	w.WriteUint8(SvcEOF)
+	h := &frameHandler{fuzzHandler: fuzzHandler{t: t}}
+	var r msg.Reader
+	if err := ParseServerMessage(&r, w.Bytes(), 1, h, nil); err != nil {
+		t.Fatal(err)
+	}
+	if h.lead != -3 || !bytes.Equal(h.frames, []byte{1, 2, 3}) || len(h.whole) != MaxFrameBlock-64 {
+		t.Fatalf("lead %d frames %v whole %d bytes", h.lead, h.frames, len(h.whole))
+	}
+
+	w.Reset(make([]byte, 1024), msg.Huffman)
+	WriteClientHeader(w, ClientHeader{1, 2, 3})
+	WriteFrameRequest(w, FrameRequest{From: 70000, Whole: true})
+	WriteFrameRequest(w, FrameRequest{From: -1})
+	w.WriteUint8(ClcEOF)
+	if err := ParseClientMessage(&r, w.Bytes(), h, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := []FrameRequest{{70000, true}, {-1, false}}; !slices.Equal(h.req, want) {
+		t.Fatalf("requests %v, want %v", h.req, want)
+	}
+
+	// Refused: a block of length 0, one past the message's end, and the
+	// operations sent to a handler that takes no frames.
+	for _, tc := range []struct {
+		name  string
+		write func(w *msg.Writer)
+		want  error
+	}{
+		{"empty block", func(w *msg.Writer) { w.WriteUint8(SvcWholeState); w.WriteShort(0) }, ErrFrameBlock},
+		{"past the end", func(w *msg.Writer) { w.WriteUint8(SvcFrames); w.WriteUint8(0); w.WriteShort(100); w.WriteUint8(1) }, ErrFrameBlock},
+	} {
+		w.Reset(make([]byte, 1024), msg.Huffman)
+		WriteReliableAck(w, 3)
+		tc.write(w)
+		w.WriteUint8(SvcEOF)
+		if err := ParseServerMessage(&r, w.Bytes(), 1, h, nil); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	w.Reset(make([]byte, 1024), msg.Huffman)
+	WriteReliableAck(w, 3)
+	WriteFrames(w, 0, []byte{1})
+	w.WriteUint8(SvcEOF)
+	if err := ParseServerMessage(&r, w.Bytes(), 1, &noFrames{t: t}, nil); !errors.Is(err, ErrBadOp) {
+		t.Errorf("frames to a snapshot client: %v, want ErrBadOp", err)
+	}
+}
+
+// noFrames is a server-message handler without FrameHandler.
+type noFrames struct{ t *testing.T }
+
+func (h *noFrames) ReliableAcknowledge(uint32, int32, []byte) (bool, error) { return false, nil }
+func (h *noFrames) ServerCommand(int32, string) error                       { return nil }
+func (h *noFrames) GamestateBuffer() *Gamestate                             { return new(Gamestate) }
+func (h *noFrames) Gamestate(*Gamestate, error) error                       { return nil }
+func (h *noFrames) SnapshotBase(SnapshotHeader) SnapshotBase                { return SnapshotBase{} }
+func (h *noFrames) Snapshot(SnapshotBase, []bg.EntityState, error) error    { return nil }
+func (h *noFrames) DownloadBuffer() *[DownloadBlockSize]byte                { return new([DownloadBlockSize]byte) }
+func (h *noFrames) Download(*Download, error) error                         { return nil }
+func (h *noFrames) StateHashBuffer() *StateHash                             { return new(StateHash) }
+func (h *noFrames) StateHash(*StateHash, error) error                       { return nil }
+
+// TestBlocksOfFrequentBytes: a block whose bytes the Huffman code makes
+// shorter than eight bits each (a run of zero bytes, common in binary
+// blocks) is read whole, at the end of a message too; an earlier check
+// refused any block longer than an eighth of the bits left.
+func TestBlocksOfFrequentBytes(t *testing.T) {
+	text := append([]byte("say "), bytes.Repeat([]byte{0}, 8000)...)
+	block := reliable.AppendBlock(nil, []uint16{1}, [][]byte{text})
+	w := msg.NewWriter(make([]byte, 1<<14), msg.Huffman)
+	WriteReliableAck(w, 3)
+	WriteMessages(w, SvcMessages, block)
+	w.WriteUint8(SvcEOF)
+	if w.Err() != nil {
+		t.Fatal(w.Err())
+	}
+	if len(w.Bytes())*8 >= len(block)*8 {
+		t.Fatalf("the message is %d bytes for a block of %d: not the case tested", len(w.Bytes()), len(block))
+	}
+	h := &fuzzHandler{t: t}
+	var r msg.Reader
+	if err := ParseServerMessage(&r, w.Bytes(), 1, h, nil); err != nil {
+		t.Fatalf("a block of %d frequent bytes: %v", len(block), err)
+	}
+	fh := &frameHandler{fuzzHandler: fuzzHandler{t: t}}
+	w.Reset(make([]byte, 1<<14), msg.Huffman)
+	WriteReliableAck(w, 3)
+	WriteFrames(w, 1, text)
+	w.WriteUint8(SvcEOF)
+	if err := ParseServerMessage(&r, w.Bytes(), 1, fh, nil); err != nil || !bytes.Equal(fh.frames, text) {
+		t.Fatalf("a frame block of %d frequent bytes: %v", len(text), err)
+	}
+}
