@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"errors"
 	"fmt"
 
 	"tremor/net/msg"
@@ -15,23 +14,23 @@ import (
 //
 //   - SvcFrames: the client's input lead (8 bits, signed: how many
 //     frames ahead of the frame the server last ran its newest input
-//     was, the feedback its clock follows), then a block of frames
+//     was, the feedback its clock follows), then a frames message
 //     (framesync.AppendFrames): every frame the client has not
 //     acknowledged, up to framesync's limit per message. Frames ride
-//     redundantly until acknowledged, as usercmds do upstream. The
-//     block's length is an unsigned short.
-//   - SvcWholeState: a whole-state snapshot of the game at one frame
-//     (framesync.AppendWholeState), for a joining client and a client
-//     that resynchronises. Its length is an unsigned short.
+//     redundantly until acknowledged, as usercmds do upstream.
+//   - SvcWholeState: a whole-state message (framesync.AppendWhole): the
+//     game's state after one frame, for a joining client and a client
+//     that resynchronises.
 //   - ClcFrameRequest: the client asks for frames from a frame number on
 //     (it misses one), or for a whole state (its rollback would reach
 //     past its ring, or its hash disagreed with the server's): the frame
 //     number (32 bits) and a flag (1 bit).
 //
-// proto reads the blocks as bytes; their contents are framesync's, whose
-// decoders check them.
+// The frames and whole-state messages are written in the message itself,
+// as a snapshot is, and read by the handler (FrameHandler), whose
+// decoders (framesync.ReadFrames, framesync.ReadWhole) check them.
 const (
-	// SvcFrames is a server message's block of frames.
+	// SvcFrames is a server message's frames.
 	SvcFrames = SvcMessageBase + 1
 	// SvcWholeState is a server message's whole-state snapshot.
 	SvcWholeState = SvcFrames + 1
@@ -49,50 +48,12 @@ const (
 	NetModelFrameSync = "framesync"
 )
 
-// MaxFrameBlock is the longest SvcFrames or SvcWholeState block, in
-// bytes: a message's whole size.
-const MaxFrameBlock = 16384
-
-// ErrFrameBlock is wrapped by a block ReadFrameBlock refuses.
-var ErrFrameBlock = errors.New("proto: bad frame-sync block")
-
-// WriteFrames writes an SvcFrames operation: the client's input lead,
-// then block.
-func WriteFrames(w *msg.Writer, lead int8, block []byte) {
+// WriteFramesHeader writes an SvcFrames operation's code and the
+// client's input lead; the frames message follows
+// (framesync.AppendFrames).
+func WriteFramesHeader(w *msg.Writer, lead int8) {
 	w.WriteUint8(SvcFrames)
 	w.WriteBits(uint32(uint8(lead)), 8)
-	w.WriteShort(int16(uint16(len(block))))
-	w.WriteData(block)
-}
-
-// WriteWholeState writes an SvcWholeState operation carrying block.
-func WriteWholeState(w *msg.Writer, block []byte) {
-	w.WriteUint8(SvcWholeState)
-	w.WriteShort(int16(uint16(len(block))))
-	w.WriteData(block)
-}
-
-// ReadFrameBlock reads the block of an SvcFrames or SvcWholeState
-// operation into buf and returns it. A length outside 1..MaxFrameBlock
-// or past the message's end fails the reader with an error wrapping
-// ErrFrameBlock.
-func ReadFrameBlock(r *msg.Reader, buf *[MaxFrameBlock]byte) []byte {
-	n := int(uint16(r.ReadShort()))
-	if r.Err() != nil {
-		return nil
-	}
-	// Huffman-coded, a byte takes at least one bit (not eight: a
-	// block of frequent bytes codes shorter than its length).
-	if n < 1 || n > MaxFrameBlock || n > r.RemainingBits() {
-		r.Fail(fmt.Errorf("%w: length %d", ErrFrameBlock, n))
-		return nil
-	}
-	b := buf[:n]
-	r.ReadData(b)
-	if r.Err() != nil {
-		return nil
-	}
-	return b
 }
 
 // FrameRequest is a ClcFrameRequest's fields.
@@ -126,15 +87,13 @@ func ReadFrameRequest(r *msg.Reader) FrameRequest {
 // take the frame-sync operations. A parse meets them with a handler
 // without it as an unknown operation (ErrBadOp).
 type FrameHandler interface {
-	// FrameBuffer returns where a block is read.
-	FrameBuffer() *[MaxFrameBlock]byte
-	// Frames receives an SvcFrames input lead and block (in
-	// FrameBuffer), or the error that stopped the reading (server
-	// messages only).
-	Frames(lead int8, block []byte, err error) error
-	// WholeState receives an SvcWholeState block (in FrameBuffer), or
-	// the error that stopped the reading (server messages only).
-	WholeState(block []byte, err error) error
+	// Frames reads an SvcFrames' frames message from r, which stands
+	// after the input lead (server messages only). It must read all of
+	// it, or fail r or return an error.
+	Frames(r *msg.Reader, lead int8) error
+	// WholeState reads an SvcWholeState's whole-state message from r
+	// (server messages only), as Frames.
+	WholeState(r *msg.Reader) error
 	// FrameRequest receives a ClcFrameRequest (client messages only).
 	FrameRequest(req FrameRequest) error
 }
@@ -147,7 +106,9 @@ func readFrameOp(r *msg.Reader, h any, op uint8, obs Observer, side string) erro
 		return fmt.Errorf("%w %d in a %s message", ErrBadOp, op, side)
 	}
 	start := r.BitPos()
-	if op == ClcFrameRequest {
+	var err error
+	switch op {
+	case ClcFrameRequest:
 		req := ReadFrameRequest(r)
 		if r.Err() != nil {
 			return r.Err()
@@ -156,18 +117,23 @@ func readFrameOp(r *msg.Reader, h any, op uint8, obs Observer, side string) erro
 			obs.Observe(Event{Part: PartFrameRequest, Start: start, End: r.BitPos(), Seq: req.From, Added: req.Whole})
 		}
 		return fh.FrameRequest(req)
-	}
-	if op == SvcWholeState {
-		b := ReadFrameBlock(r, fh.FrameBuffer())
-		if obs != nil && r.Err() == nil {
-			obs.Observe(Event{Part: PartWholeState, Start: start, End: r.BitPos(), Index: int32(len(b)), Block: b})
+	case SvcWholeState:
+		err = fh.WholeState(r)
+		if obs != nil && err == nil && r.Err() == nil {
+			obs.Observe(Event{Part: PartWholeState, Start: start, End: r.BitPos()})
 		}
-		return fh.WholeState(b, r.Err())
+	default:
+		lead := int8(uint8(r.ReadBits(8)))
+		if r.Err() != nil {
+			return r.Err()
+		}
+		err = fh.Frames(r, lead)
+		if obs != nil && err == nil && r.Err() == nil {
+			obs.Observe(Event{Part: PartFrames, Start: start, End: r.BitPos(), Seq: int32(lead)})
+		}
 	}
-	lead := int8(uint8(r.ReadBits(8)))
-	b := ReadFrameBlock(r, fh.FrameBuffer())
-	if obs != nil && r.Err() == nil {
-		obs.Observe(Event{Part: PartFrames, Start: start, End: r.BitPos(), Index: int32(len(b)), Seq: int32(lead), Block: b})
+	if err != nil {
+		return err
 	}
-	return fh.Frames(lead, b, r.Err())
+	return r.Err()
 }

@@ -102,11 +102,11 @@ const (
 	PartMessages
 	// PartMessageBase is an SvcMessageBase's id (Seq).
 	PartMessageBase
-	// PartFrames is an SvcFrames block (Seq: the input lead; Index: the
-	// block's length; Block: its bytes, valid during the event).
+	// PartFrames is an SvcFrames' input lead (Seq) and frames message,
+	// after the handler read it.
 	PartFrames
-	// PartWholeState is an SvcWholeState block (Index, Block as
-	// PartFrames).
+	// PartWholeState is an SvcWholeState's whole-state message, after
+	// the handler read it.
 	PartWholeState
 	// PartFrameRequest is a ClcFrameRequest (Seq: the frame; Added: a
 	// whole state is asked for).
