@@ -39,11 +39,59 @@ func (g *Arena) AddBot(name string, skill int) (int, error) {
 // botFrame runs one think of every bot in the game: the bot sees the
 // world through a bot.View (refilled in place, nothing allocated), its
 // command gets the level time and goes through ClientThink, as a human's
-// command would.
+// command would. With Config.ExternalBotInput RunFrame does not call it:
+// the engine gets the commands from ThinkBots instead.
 func (g *Arena) botFrame() {
 	if g.lv.intermission {
 		return
 	}
+	g.fillBotItems()
+	for n := range g.clients {
+		if !g.botThinks(n) {
+			continue
+		}
+		cmd := g.thinkBot(n, g.lv.time)
+		g.ClientThink(n, &cmd)
+	}
+	g.view.Self = nil
+}
+
+// ThinkBots thinks every bot in the game once against the current state
+// (the state after the last RunFrame) and returns their commands for the
+// frame of levelTime: bit n of present is set when client n is a bot in
+// the game with a brain, and then cmds[n] is its command, ServerTime
+// levelTime. The other entries of cmds are left as they were. During the
+// intermission no bot thinks (as in RunFrame) and present is 0.
+//
+// This is the bots' half of Config.ExternalBotInput (frame sync): the
+// engine calls ThinkBots before the frame and passes each command
+// through ClientThink, in client order with the humans' commands of the
+// frame, then calls RunFrame(levelTime). Each bot's brain moves on by one
+// think, as in RunFrame. It allocates nothing.
+func (g *Arena) ThinkBots(levelTime int32, cmds *[bg.MaxClients]bg.UserCmd) (present uint64) {
+	if g.lv.intermission {
+		return 0
+	}
+	g.fillBotItems()
+	for n := range g.clients {
+		if !g.botThinks(n) {
+			continue
+		}
+		cmds[n] = g.thinkBot(n, levelTime)
+		present |= 1 << n
+	}
+	g.view.Self = nil
+	return present
+}
+
+// botThinks reports whether client n is a bot in the game with a brain.
+func (g *Arena) botThinks(n int) bool {
+	cl := &g.clients[n]
+	return cl.isBot && cl.state == clientInGame && cl.bot != nil
+}
+
+// fillBotItems refills the item list the bots see, in place.
+func (g *Arena) fillBotItems() {
 	items := g.botItems[:0]
 	for _, i := range g.lv.itemEnts {
 		items = append(items, bot.ItemInfo{
@@ -54,38 +102,37 @@ func (g *Arena) botFrame() {
 		})
 	}
 	g.botItems = items
+}
+
+// thinkBot runs bot n's brain once on the world as it is, seen at time
+// now, and returns its command stamped now.
+func (g *Arena) thinkBot(n int, now int32) bg.UserCmd {
+	cl := &g.clients[n]
 	v := &g.view
-	for n := range g.clients {
-		cl := &g.clients[n]
-		if !cl.isBot || cl.state != clientInGame || cl.bot == nil {
+	v.Time = now
+	v.Self = &g.ps[n]
+	v.Items = g.botItems
+	v.Team = cl.team
+	v.Players = v.Players[:0]
+	for k := range g.clients {
+		o := &g.clients[k]
+		if k == n || o.state != clientInGame || o.team == bg.TeamSpectator {
 			continue
 		}
-		v.Time = g.lv.time
-		v.Self = &g.ps[n]
-		v.Items = items
-		v.Team = cl.team
-		v.Players = v.Players[:0]
-		for k := range g.clients {
-			o := &g.clients[k]
-			if k == n || o.state != clientInGame || o.team == bg.TeamSpectator {
-				continue
-			}
-			ps := &g.ps[k]
-			v.Players = append(v.Players, bot.PlayerInfo{
-				ClientNum: k,
-				Origin:    ps.Origin,
-				Velocity:  ps.Velocity,
-				Health:    ps.Stats[bg.StatHealth],
-				Dead:      ps.PmType != bg.PMNormal,
-				Team:      o.team,
-				Weapon:    ps.Weapon,
-			})
-		}
-		cmd := cl.bot.Think(v)
-		cmd.ServerTime = g.lv.time
-		g.ClientThink(n, &cmd)
+		ps := &g.ps[k]
+		v.Players = append(v.Players, bot.PlayerInfo{
+			ClientNum: k,
+			Origin:    ps.Origin,
+			Velocity:  ps.Velocity,
+			Health:    ps.Stats[bg.StatHealth],
+			Dead:      ps.PmType != bg.PMNormal,
+			Team:      o.team,
+			Weapon:    ps.Weapon,
+		})
 	}
-	v.Self = nil
+	cmd := cl.bot.Think(v)
+	cmd.ServerTime = now
+	return cmd
 }
 
 // checkBotMinPlayers applies bot_minplayers once a second

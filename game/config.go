@@ -50,6 +50,16 @@ type Config struct {
 	// shot is rewound; an older command is traced at the level time
 	// minus MaxUnlag. 0 rewinds nothing.
 	MaxUnlag int32
+	// ExternalBotInput is the frame-sync mode of the bots (no cvar: the
+	// engine sets it in frame-sync mode, on the server's game and on
+	// every client's copy alike). When set, RunFrame does not think the
+	// bots: the engine asks ThinkBots for their commands before the frame
+	// and passes them through ClientThink like any client's input, so
+	// that a bot's command is an input of the frame that every copy of
+	// the game replays, and no copy needs the bot's brain. Live. It is
+	// an ordinary setting: saved, loaded and sent with the rest of
+	// Config.
+	ExternalBotInput bool
 }
 
 // DefaultConfig returns the settings a server starts with: free for all,

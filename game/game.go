@@ -56,6 +56,15 @@ type Arena struct {
 	unlag   unlagHistory
 	rw      rewind
 	cmdTime int32 // ServerTime of the usercmd ClientThink runs
+
+	// scratch is the State AppendState and ReadState go through,
+	// allocated at their first use.
+	scratch *State
+	// inject is InjectNonDeterminism's trap (nondeterminism.go).
+	inject struct {
+		armed bool
+		at    int32
+	}
 }
 
 // level is the state of one match, cleared by Init (Quake III's
@@ -159,13 +168,16 @@ func (g *Arena) Shutdown() {
 }
 
 // RunFrame advances the world to levelTime (G_RunFrame): bots think and
-// move, missiles fly, items respawn, events expire, then the rules look
-// at the scores and the clock.
+// move (unless Config.ExternalBotInput: then their commands came through
+// ClientThink before it), missiles fly, items respawn, events expire,
+// then the rules look at the scores and the clock.
 func (g *Arena) RunFrame(levelTime int32) {
 	g.lv.prevTime = g.lv.time
 	g.lv.time = levelTime
 
-	g.botFrame()
+	if !g.cfg.ExternalBotInput {
+		g.botFrame()
+	}
 
 	for i := 0; i < g.numEntities; i++ {
 		e := &g.ents[i]
@@ -206,6 +218,9 @@ func (g *Arena) RunFrame(levelTime int32) {
 	g.checkBotMinPlayers()
 	g.updateScores()
 	g.checkExitRules()
+	if g.inject.armed && g.lv.time >= g.inject.at {
+		g.injectNow()
+	}
 }
 
 // think runs an entity's timed action.
