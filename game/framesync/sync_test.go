@@ -1,0 +1,380 @@
+package framesync
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"tremor/bg"
+	"tremor/game"
+	"tremor/net/msg"
+)
+
+// pair is a server and one client's Sync, wired by hand: the test decides
+// which frames reach the Sync and when.
+type pair struct {
+	srv   *testServer
+	me    int
+	other int
+	sync  *Sync
+	sent  []Frame // copies of the frames the server closed, by number-1
+}
+
+// newPair starts a server with two humans (no bots, whose input changes
+// every frame), runs it to its first hash frame and starts a Sync for the
+// first human from the whole state.
+func newPair(t *testing.T, cfg SyncConfig) *pair {
+	t.Helper()
+	p := &pair{srv: newTestServer(t, "arena2", matchConfig(), RecorderConfig{HashEvery: 1})}
+	p.me = p.srv.eng.connect(t, `\name\Me`)
+	p.other = p.srv.eng.connect(t, `\name\Other`)
+	p.serverFrames(t, 5, bg.UserCmd{RightMove: 127})
+	cfg.Client = p.me
+	p.sync = NewSync(NewSim(p.srv.rec.Game().Map(), game.DefaultConfig()), cfg)
+	p.deliver(5) // the inputs to predict from
+	data, n := wholeMessage(t, p.srv.rec, 5)
+	if n != 5 {
+		t.Fatalf("whole state of frame %d, want 5", n)
+	}
+	loaded, err := p.sync.LoadWhole(msg.NewReader(data, msg.Huffman))
+	if err != nil || !loaded {
+		t.Fatalf("LoadWhole: loaded %v, %v", loaded, err)
+	}
+	return p
+}
+
+// serverFrames closes k frames on the server with the other human playing
+// cmd and this client playing what the Sync ran as its own input (or
+// nothing).
+func (p *pair) serverFrames(t *testing.T, k int, cmd bg.UserCmd) {
+	t.Helper()
+	for i := 0; i < k; i++ {
+		at := p.srv.eng.time + frameMsec
+		c := cmd
+		c.ServerTime = at
+		p.srv.rec.ClientThink(p.other, &c)
+		if p.sync != nil {
+			if own, ok := p.sync.OwnInput(p.srv.rec.Newest() + 1); ok {
+				p.srv.rec.ClientThink(p.me, &own)
+			}
+		}
+		f := p.srv.frame()
+		var cp Frame
+		cp.CopyFrom(f)
+		p.sent = append(p.sent, cp)
+	}
+}
+
+// deliver gives the Sync the server's frames ns.
+func (p *pair) deliver(ns ...int32) {
+	for _, n := range ns {
+		p.sync.Receive(&p.sent[n-1])
+	}
+}
+
+// advance runs k client frames with a fixed own input.
+func (p *pair) advance(k int) (ran int) {
+	for i := 0; i < k; i++ {
+		cmd := bg.UserCmd{RightMove: -127}
+		if p.sync.Advance(&cmd) {
+			ran++
+		}
+	}
+	return ran
+}
+
+// Frames that arrive out of order wait for the ones before them; only a
+// run without gaps confirms, and Missing names the gap.
+func TestSyncOutOfOrder(t *testing.T) {
+	p := newPair(t, SyncConfig{})
+	p.advance(4) // frames 6..9 predicted
+	p.serverFrames(t, 4, bg.UserCmd{RightMove: 127})
+	p.deliver(8, 9, 7)
+	p.sync.Confirm()
+	if c := p.sync.Confirmed(); c != 5 {
+		t.Fatalf("confirmed %d with frame 6 missing, want 5", c)
+	}
+	if from, to, ok := p.sync.Missing(); !ok || from != 6 || to != 6 {
+		t.Fatalf("missing %d..%d (%v), want 6..6", from, to, ok)
+	}
+	p.deliver(6)
+	p.sync.Confirm()
+	if c := p.sync.Confirmed(); c != 9 {
+		t.Fatalf("confirmed %d, want 9", c)
+	}
+	if _, _, ok := p.sync.Missing(); ok {
+		t.Error("something still missing")
+	}
+	p.deliver(7) // again
+	if st := p.sync.Stats(); st.Duplicates != 1 || st.HashChecks != 4 || st.Mismatches != 0 {
+		t.Errorf("stats %+v: want 1 duplicate, 4 hash checks, no mismatch", st)
+	}
+	// A gap after a held frame: 10 missing, 11 and 13 held.
+	p.serverFrames(t, 4, bg.UserCmd{RightMove: 127})
+	p.deliver(11, 13)
+	if from, to, ok := p.sync.Missing(); !ok || from != 10 || to != 10 {
+		t.Errorf("missing %d..%d (%v), want 10..10", from, to, ok)
+	}
+	p.deliver(10)
+	p.sync.Confirm()
+	if from, to, ok := p.sync.Missing(); !ok || from != 12 || to != 12 {
+		t.Errorf("missing %d..%d (%v), want 12..12", from, to, ok)
+	}
+}
+
+// Advance stalls rather than predict more than MaxPrediction frames past
+// the last confirmed one, and goes on once frames confirm.
+func TestSyncStall(t *testing.T) {
+	p := newPair(t, SyncConfig{MaxPrediction: 6})
+	if ran := p.advance(10); ran != 6 {
+		t.Fatalf("ran %d frames without confirmation, want 6", ran)
+	}
+	st := p.sync.Stats()
+	if st.Stalls != 4 || !st.Stalled || st.Ahead != 6 {
+		t.Fatalf("stats %+v: want 4 stalls, stalled, 6 ahead", st)
+	}
+	p.serverFrames(t, 2, bg.UserCmd{RightMove: 127})
+	p.deliver(6, 7)
+	if ran := p.advance(3); ran != 2 {
+		t.Fatalf("ran %d frames after 2 confirmed, want 2", ran)
+	}
+	if st := p.sync.Stats(); st.Stalls != 5 || st.Confirmed != 7 || st.Current != 13 {
+		t.Errorf("stats %+v: want 5 stalls, confirmed 7, current 13", st)
+	}
+}
+
+// A confirmed frame that differs from its prediction rolls the game back
+// to the state before it, and every frame from it to the current one runs
+// again; the counts say how many.
+func TestSyncRollback(t *testing.T) {
+	cases := []struct {
+		name      string
+		changeAt  int32 // first frame where the other player's input changes (0: never)
+		rollbacks int
+		resim     int
+	}{
+		{"predicted right", 0, 0, 0},
+		{"wrong from the first", 6, 1, 6},
+		{"wrong from the fourth", 9, 1, 3},
+		{"wrong at the last", 11, 1, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPair(t, SyncConfig{})
+			p.advance(6) // frames 6..11, the other predicted to keep moving right
+			for n := int32(6); n <= 11; n++ {
+				cmd := bg.UserCmd{RightMove: 127}
+				if tc.changeAt != 0 && n >= tc.changeAt {
+					cmd = bg.UserCmd{RightMove: -127, UpMove: 127}
+				}
+				p.serverFrames(t, 1, cmd)
+			}
+			p.deliver(6, 7, 8, 9, 10, 11)
+			p.sync.Confirm()
+			st := p.sync.Stats()
+			if st.Rollbacks != tc.rollbacks || st.Resimulated != tc.resim || st.Confirmed != 11 || st.Current != 11 {
+				t.Fatalf("stats %+v: want %d rollbacks, %d frames again, confirmed and current 11", st, tc.rollbacks, tc.resim)
+			}
+			if st.Mismatches != 0 || st.HashChecks != 6 {
+				t.Errorf("%d mismatches in %d checks", st.Mismatches, st.HashChecks)
+			}
+			h, _ := p.sync.ConfirmedHash(11)
+			if want := p.sent[10].Hash; h != want {
+				t.Errorf("frame 11's hash %#x, the server's %#x", h, want)
+			}
+		})
+	}
+}
+
+// A rollback re-predicts the frames after the confirmed ones with the new
+// last confirmed inputs, so that the frames still predicted run as they
+// will confirm when the other player keeps its new input.
+func TestSyncRepredicts(t *testing.T) {
+	p := newPair(t, SyncConfig{})
+	p.advance(6) // 6..11
+	p.serverFrames(t, 6, bg.UserCmd{RightMove: -127})
+	p.deliver(6, 7, 8)
+	p.sync.Confirm() // rollback at 6, 9..11 predicted again with the new input
+	p.deliver(9, 10, 11)
+	p.sync.Confirm()
+	if st := p.sync.Stats(); st.Rollbacks != 1 || st.Resimulated != 6 || st.Confirmed != 11 {
+		t.Fatalf("stats %+v: want 1 rollback of 6 frames, the re-predicted 9..11 confirmed as they were", st)
+	}
+}
+
+// A frame whose hash differs from the client's state leaves a mismatch
+// pending and asks for a whole state of that frame.
+func TestSyncHashMismatch(t *testing.T) {
+	p := newPair(t, SyncConfig{})
+	p.serverFrames(t, 3, bg.UserCmd{RightMove: 127})
+	p.sent[6].Hash ^= 1 // frame 7
+	p.deliver(6, 7, 8)
+	p.advance(1)
+	st := p.sync.Stats()
+	if st.Mismatches != 1 || st.MismatchFrame != 7 || st.HashChecks != 3 {
+		t.Fatalf("stats %+v: want 1 mismatch at frame 7 of 3 checks", st)
+	}
+	if n, ok := p.sync.WantWhole(); !ok || n != 7 {
+		t.Fatalf("want whole %d (%v), want frame 7", n, ok)
+	}
+	data, n := wholeMessage(t, p.srv.rec, 7)
+	if n != 7 {
+		t.Fatalf("whole state of frame %d", n)
+	}
+	if loaded, err := p.sync.LoadWhole(msg.NewReader(data, msg.Huffman)); err != nil || !loaded {
+		t.Fatalf("LoadWhole: %v %v", loaded, err)
+	}
+	st = p.sync.Stats()
+	if st.Resyncs != 1 || st.MismatchFrame != 0 || st.Diff != "" || st.Confirmed != 7 {
+		t.Errorf("after the whole state: %+v (the states were equal: no difference to name)", st)
+	}
+	if _, ok := p.sync.WantWhole(); ok {
+		t.Error("still wants a whole state")
+	}
+	// The same whole state again is of no use.
+	if loaded, err := p.sync.LoadWhole(msg.NewReader(data, msg.Huffman)); err != nil || loaded {
+		t.Errorf("LoadWhole of an old frame again: loaded %v, %v", loaded, err)
+	}
+}
+
+// A client too far behind the server for its frame buffer wants a whole
+// state.
+func TestSyncTooFarBehind(t *testing.T) {
+	p := newPair(t, SyncConfig{})
+	f := p.sent[0]
+	f.Number = 5 + FrameBuffer
+	p.sync.Receive(&f)
+	if n, ok := p.sync.WantWhole(); !ok || n != f.Number {
+		t.Errorf("want whole %d (%v), want %d", n, ok, f.Number)
+	}
+	if st := p.sync.Stats(); st.TooFar != 1 {
+		t.Errorf("too far %d", st.TooFar)
+	}
+}
+
+// A whole state of another map, or a broken one, leaves the Sync as it
+// was.
+func TestSyncLoadWholeErrors(t *testing.T) {
+	p := newPair(t, SyncConfig{})
+	p.serverFrames(t, 5, bg.UserCmd{RightMove: 127})
+	other := newTestServer(t, "arena1", matchConfig(), RecorderConfig{HashEvery: 1})
+	other.frame()
+	foreign, _ := wholeMessage(t, other.rec, 1)
+	good, _ := wholeMessage(t, p.srv.rec, 10)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"another map", foreign, "another map"},
+		{"cut short", good[:len(good)/2], "frame 10"},
+		{"empty", nil, "header"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loaded, err := p.sync.LoadWhole(msg.NewReader(tc.data, msg.Huffman))
+			if err == nil || loaded || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("LoadWhole: loaded %v, error %v; want an error saying %q", loaded, err, tc.want)
+			}
+			if c := p.sync.Confirmed(); c != 5 {
+				t.Errorf("confirmed %d after the error, want 5", c)
+			}
+		})
+	}
+}
+
+// A client joining mid-match from a whole state has the server's hash at
+// its first confirmed frame (the whole state's), and at every hash frame
+// after it.
+func TestJoinMidMatch(t *testing.T) {
+	srv := newTestServer(t, "arena2", matchConfig(), RecorderConfig{})
+	for _, name := range []string{"Anvil", "Brick", "Cinder"} {
+		if _, err := srv.rec.AddBot(name, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 600; i++ {
+		srv.frame()
+	}
+	me := srv.eng.connect(t, `\name\Latecomer`)
+	for i := 0; i < 7; i++ {
+		srv.frame()
+	}
+	data, n := wholeMessage(t, srv.rec, srv.rec.Newest())
+	t.Logf("whole state of frame %d: %d bytes", n, len(data))
+	s := NewSync(NewSim(srv.rec.Game().Map(), game.DefaultConfig()), SyncConfig{Client: me})
+	if _, err := s.LoadWhole(msg.NewReader(data, msg.Huffman)); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := srv.rec.Frame(n)
+	if h, ok := s.ConfirmedHash(n); !ok || !f.HasHash || h != f.Hash {
+		t.Fatalf("the first confirmed frame %d hashes %#x (%v), the server's %#x", n, h, ok, f.Hash)
+	}
+	for k := n + 1; k <= srv.rec.Newest(); k++ {
+		f, _ := srv.rec.Frame(k)
+		s.Receive(f)
+	}
+	for i := 0; i < 100; i++ {
+		f := srv.frame()
+		s.Receive(f)
+		cmd := script(me, s.Current()+1)
+		s.Advance(&cmd)
+	}
+	s.Confirm()
+	st := s.Stats()
+	if st.Mismatches != 0 || st.HashChecks < 20 || st.Confirmed != srv.rec.Newest() {
+		t.Errorf("stats %+v: want no mismatch in 20 or more checks, confirmed %d", st, srv.rec.Newest())
+	}
+}
+
+// A deliberate non-determinism in the server's game (an unseeded draw
+// moving a missile or a player) is caught by the hash at the frame it
+// happens, and the whole state the client then asks for names the entity
+// or player and the field.
+func TestNonDeterminismCaught(t *testing.T) {
+	srv := newTestServer(t, "arena2", matchConfig(), RecorderConfig{HashEvery: 1})
+	for _, name := range []string{"Anvil", "Brick", "Cinder", "Dagger"} {
+		if _, err := srv.rec.AddBot(name, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	me := srv.eng.connect(t, `\name\Witness`)
+	srv.frame()
+	data, _ := wholeMessage(t, srv.rec, 1)
+	s := NewSync(NewSim(srv.rec.Game().Map(), game.DefaultConfig()), SyncConfig{Client: me})
+	if _, err := s.LoadWhole(msg.NewReader(data, msg.Huffman)); err != nil {
+		t.Fatal(err)
+	}
+	const injectFrame = 300
+	srv.rec.Game().InjectNonDeterminism(injectFrame * frameMsec)
+	for i := 0; i < 400; i++ {
+		if own, ok := s.OwnInput(srv.rec.Newest() + 1); ok {
+			srv.rec.ClientThink(me, &own)
+		}
+		s.Receive(srv.frame())
+		cmd := script(me, s.Current()+1)
+		s.Advance(&cmd)
+		if at, ok := s.WantWhole(); ok {
+			if at != injectFrame {
+				t.Fatalf("the hash mismatch was found at frame %d, the non-determinism happened at %d", at, injectFrame)
+			}
+			data, n := wholeMessage(t, srv.rec, at)
+			if n != at {
+				t.Fatalf("the server sent frame %d's whole state, asked for %d", n, at)
+			}
+			if _, err := s.LoadWhole(msg.NewReader(data, msg.Huffman)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st := s.Stats()
+	t.Logf("named: %s", st.Diff)
+	if st.Mismatches != 1 || st.Resyncs != 1 {
+		t.Fatalf("stats %+v: want the one mismatch and one resync", st)
+	}
+	prefix := fmt.Sprintf("frame %d: ", injectFrame)
+	entity := strings.Contains(st.Diff, "(missile): Pos.Delta.X is ")
+	player := strings.Contains(st.Diff, ": PlayerState Velocity.X is ")
+	if !strings.HasPrefix(st.Diff, prefix) || !entity && !player {
+		t.Errorf("the difference named is %q: want %q then a missile's Pos.Delta.X or a player's Velocity.X", st.Diff, prefix)
+	}
+}
