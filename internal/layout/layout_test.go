@@ -379,7 +379,7 @@ var layers = [][]string{
 	{"tremor/net/...", "tremor/assets", "tremor/lessons", "tremor/internal/testutil", "tremor/web"},
 	{"tremor/bg/...", "tremor/maps/..."},
 	{"tremor/common/...", "tremor/lagometer"},
-	{"tremor/cgame", "tremor/game", "tremor/game/bot"},
+	{"tremor/cgame", "tremor/game", "tremor/game/bot", "tremor/game/framesync"},
 	{"tremor/cgame/fx", "tremor/cgame/overlay", "tremor/ui/draw/view"},
 	{"tremor/server", "tremor/server/rtc", "tremor/server/rtc/page", "tremor/client", "tremor/master"},
 	{"tremor/client/headless", "tremor/client/browser", "tremor/internal/inspect", "tremor/internal/protospec", "tremor/game/gametest", "tremor/classroom"},
