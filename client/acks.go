@@ -1,8 +1,8 @@
 package client
 
 import (
-	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"tremor/common/proto"
 	"tremor/net/msg"
@@ -11,29 +11,57 @@ import (
 
 // The acks carrier (seed 001, docs/protocol.md 6.7): with cl_reliable
 // acks the userinfo asks the server for it (proto.ReliableKey), and the
-// server's first message carrying packet acks (SvcAck) switches the
-// connection to it. From then on every message both ways carries packet
-// acks; server commands arrive as reliable.Messages blocks, delivered in
-// id order; and client commands go the same way once the commands
-// already in the ring are acknowledged, so that they keep their order.
+// server decides at every gamestate it sends. A gamestate's message on
+// the carrier says the id the server's commands go on from
+// (SvcMessageBase); one without it puts the connection on Quake III's
+// rings from that gamestate. On the carrier every message both ways
+// carries packet acks, server commands arrive as reliable.Messages
+// blocks, delivered in id order, and client commands go the same way
+// once the commands already in the ring are acknowledged, so that they
+// keep their order. Back on the rings, commands go by id while any sent
+// by id waits for its ack, then in the ring; the packet acks stop with
+// the first message that has nothing by id left.
 
-// clientAcks is the connection's acks carrier, nil on the rings.
+// clientAcks is the connection's acks carrier, nil on the rings once
+// nothing of it is left to acknowledge.
 type clientAcks struct {
-	ep    *reliable.Endpoint
-	msgs  *reliable.Messages
+	ep   *reliable.Endpoint
+	msgs *reliable.Messages
+	// off is the acks sequence of a packet minus its netchan sequence
+	// (SetAckSequenceOffset when the carrier was made).
+	off uint16
+	// retiring: the last gamestate put the connection back on the
+	// rings; the carrier goes on until nothing sent by id waits.
+	retiring bool
+	// base: the message being read carried SvcMessageBase, which makes
+	// its gamestate one on the carrier.
+	base bool
+	// For ObserveAcks: the qport, the newest netchan sequence sent, and
+	// onAcked, made once (no allocation a message).
+	qport    uint16
+	lastSent uint32
+	onAcked  func(seq uint16)
+
 	block []byte                       // Fill's scratch
 	read  [proto.MaxMessagesBlock]byte // a received block
 }
 
-// newClientAcks returns an acks carrier with resendMsec as its resend
-// interval.
-func newClientAcks(resendMsec int) *clientAcks {
-	return &clientAcks{
+// newClientAcks returns a fresh acks carrier with resendMsec as its
+// resend interval.
+func newClientAcks(resendMsec int, qport uint16) *clientAcks {
+	a := &clientAcks{
 		ep:    reliable.NewEndpoint(reliable.EndpointConfig{}),
 		msgs:  reliable.NewMessages(proto.MessagesConfig(resendMsec)),
+		off:   uint16(ackSequenceOffset.Load()),
+		qport: qport,
 		block: make([]byte, 0, proto.MaxMessagesBlock),
 	}
+	a.onAcked = a.acked
+	return a
 }
+
+// seq16 is the acks carrier's sequence of netchan message seq.
+func (a *clientAcks) seq16(seq uint32) uint16 { return uint16(seq) + a.off }
 
 // AckStats is what a connection on the acks carrier measures of itself
 // (Client.Acks): the seed's figures Quake III's client cannot see.
@@ -51,14 +79,15 @@ type AckStats struct {
 	Messages reliable.MessageStats
 }
 
-// Acks returns the acks carrier's figures; On is false on the rings.
+// Acks returns the acks carrier's figures; On is false on the rings
+// (and the figures zero once the carrier is wound down).
 func (c *Client) Acks() AckStats {
 	a := c.conn.acks
 	if a == nil {
 		return AckStats{}
 	}
 	return AckStats{
-		On:             true,
+		On:             !a.retiring,
 		RTT:            float64(a.ep.RTT()) / 1e6,
 		UpstreamLoss:   a.ep.UpstreamLoss(),
 		DownstreamLoss: a.ep.DownstreamLoss(),
@@ -67,24 +96,27 @@ func (c *Client) Acks() AckStats {
 	}
 }
 
-// Ack takes a server message's packet acks (proto.AckHandler): the first
-// switches the connection to the acks carrier.
+// Ack takes a server message's packet acks (proto.AckHandler). Without
+// a carrier (the server is winding down one this client has ended, or
+// starts one with a gamestate this client has not read yet) they are
+// ignored; a demo's are.
 func (h *serverHandler) Ack(ack uint16, ackBits uint32) error {
 	c := (*Client)(h)
-	if c.conn.acks == nil {
-		c.conn.acks = newClientAcks(c.cfg.ResendMsec)
+	if a := c.conn.acks; a != nil && !c.playback {
+		a.ep.Acks(ack, ackBits, c.lastNow, a.onAcked)
 	}
-	if c.playback {
-		return h.goOn()
-	}
-	a := c.conn.acks
-	a.ep.Acks(ack, ackBits, c.lastNow, a.msgs.Acked)
 	return h.goOn()
 }
 
-// errNoAcks ends a server message whose message block comes before any
-// packet acks: the server never switches a connection that way.
-var errNoAcks = errors.New("client: message block before the server's packet acks")
+// acked retires the commands of client message seq (an acks sequence),
+// whose ack just arrived, and tells ObserveAcks.
+func (a *clientAcks) acked(seq uint16) {
+	a.msgs.Acked(seq)
+	if fn := ackObserver.Load(); fn != nil {
+		(*fn)(AckEvent{Qport: a.qport, Acked: true, AckSequence: seq,
+			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
+	}
+}
 
 // MessagesBuffer returns where a message block is read.
 func (h *serverHandler) MessagesBuffer() *[proto.MaxMessagesBlock]byte {
@@ -95,7 +127,10 @@ func (h *serverHandler) MessagesBuffer() *[proto.MaxMessagesBlock]byte {
 }
 
 // Messages takes a block of server commands and runs, in id order,
-// those it makes deliverable.
+// those it makes deliverable. Without a carrier the block is ignored:
+// the server sends one then only with commands this client already ran
+// (it is winding down a carrier this client ended) or with commands of
+// a carrier whose gamestate this client has not read, which come again.
 func (h *serverHandler) Messages(block []byte, err error) error {
 	c := (*Client)(h)
 	if err != nil {
@@ -103,7 +138,7 @@ func (h *serverHandler) Messages(block []byte, err error) error {
 	}
 	a := c.conn.acks
 	if a == nil {
-		return errNoAcks
+		return h.goOn()
 	}
 	if _, err := a.msgs.Receive(block); err != nil {
 		return fmt.Errorf("client: server command block: %w", err)
@@ -111,16 +146,33 @@ func (h *serverHandler) Messages(block []byte, err error) error {
 	return c.deliverMessages()
 }
 
-// MessageBase takes the id the server's commands go on from after the
-// gamestate in the same message: those before it are superseded.
+// MessageBase takes the id the server's commands go on from, in a
+// gamestate's message on the acks carrier: a connection without the
+// carrier, or winding it down, starts a fresh one.
 func (h *serverHandler) MessageBase(id uint16) error {
 	c := (*Client)(h)
 	a := c.conn.acks
-	if a == nil {
-		return errNoAcks
+	if a == nil || a.retiring {
+		a = newClientAcks(c.cfg.ResendMsec, c.qport)
+		c.conn.acks = a
 	}
+	a.base = true
 	a.msgs.SkipTo(id)
 	return c.deliverMessages()
+}
+
+// gamestateCarrier puts the connection on the carrier of the gamestate
+// just read (ok) or that could not be read: the acks carrier if its
+// message carried SvcMessageBase, else the rings.
+func (c *Client) gamestateCarrier(ok bool) {
+	a := c.conn.acks
+	if a == nil {
+		return
+	}
+	if ok {
+		a.retiring = !a.base
+	}
+	a.base = false
 }
 
 // deliverMessages runs the server commands the acks carrier can deliver.
@@ -142,34 +194,102 @@ func (c *Client) deliverMessages() error {
 // after it was read whole: one cut short is not acked, so what it
 // carried comes again.
 func (c *Client) receivedAcks(seq uint32) {
-	if a := c.conn.acks; a != nil && !c.playback {
-		a.ep.Received(uint16(seq), c.lastNow)
+	a := c.conn.acks
+	if a == nil || c.playback {
+		return
+	}
+	if a.ep.Received(a.seq16(seq), c.lastNow) {
+		if fn := ackObserver.Load(); fn != nil {
+			(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq)})
+		}
 	}
 }
 
 // writeAcks writes, in the client message being built as netchan
 // message seq, the packet acks and, once the ring's commands are all
-// acknowledged, the block of the client commands due.
+// acknowledged, the block of the client commands due. Back on the rings
+// with nothing by id left waiting, it ends the carrier instead: the
+// message carries no packet acks, which tells the server.
 func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	a := c.conn.acks
+	if a.retiring && a.msgs.Pending() == 0 {
+		c.conn.acks = nil
+		return
+	}
 	ack, bits := a.ep.AckFields()
 	start := w.BitLen()
 	proto.WriteAck(w, proto.ClcAck, ack, bits)
 	c.stats.AckBitsUp += uint64(w.BitLen() - start)
 	if c.conn.reliableAcknowledge == c.conn.reliableSequence {
 		budget := min((len(c.wbuf)-w.Len()-64)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
-		if block, n := a.msgs.Fill(a.block[:0], uint16(seq), c.lastNow, a.ep.RTT(), budget); n > 0 {
+		if block, n := a.msgs.Fill(a.block[:0], a.seq16(seq), c.lastNow, a.ep.RTT(), budget); n > 0 {
 			start = w.BitLen()
 			proto.WriteMessages(w, proto.ClcMessages, block)
 			c.stats.ReliableBitsUp += uint64(w.BitLen() - start)
 		}
 	}
-	a.ep.Sent(uint16(seq), c.lastNow, w.Len())
+	a.ep.Sent(a.seq16(seq), c.lastNow, w.Len())
+	a.lastSent = seq
 }
 
 // sendsByID reports whether a new client command goes as a message of
-// the acks carrier: the connection uses it and the ring holds nothing
-// unacknowledged.
+// the acks carrier: on the carrier once the ring holds nothing
+// unacknowledged; back on the rings while a command sent by id still
+// waits for its ack.
 func (c *Client) sendsByID() bool {
-	return c.conn.acks != nil && c.conn.reliableAcknowledge == c.conn.reliableSequence
+	a := c.conn.acks
+	if a == nil {
+		return false
+	}
+	if a.retiring {
+		return a.msgs.Pending() > 0
+	}
+	return c.conn.reliableAcknowledge == c.conn.reliableSequence
 }
+
+// writeKeyFrameCarrier writes, in a demo key frame's gamestate message,
+// the SvcMessageBase a gamestate on the acks carrier carries, with the
+// id this client delivers next: playing the demo from the key frame
+// then delivers the server commands that follow it.
+func (c *Client) writeKeyFrameCarrier(w *msg.Writer) {
+	if a := c.conn.acks; a != nil && !a.retiring {
+		proto.WriteMessageBase(w, a.msgs.NextReceiveID())
+	}
+}
+
+// AckEvent is what ObserveAcks is told of a packet of the acks carrier.
+type AckEvent struct {
+	// Qport is the client's qport.
+	Qport uint16
+	// Sequence is the packet's netchan sequence, AckSequence the
+	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
+	Sequence    uint32
+	AckSequence uint16
+	// Acked: a client message whose ack arrived for the first time;
+	// else a server message marked received (acknowledged from then on).
+	Acked bool
+}
+
+var (
+	ackObserver       atomic.Pointer[func(AckEvent)]
+	ackSequenceOffset atomic.Uint32
+)
+
+// ObserveAcks has fn told, on each client's goroutine, of every packet
+// any client's acks carrier marks received and of every packet whose
+// ack arrives for the first time; nil stops it. Tests check with it
+// that no packet is acknowledged that the other end did not receive.
+func ObserveAcks(fn func(AckEvent)) {
+	if fn == nil {
+		ackObserver.Store(nil)
+		return
+	}
+	ackObserver.Store(&fn)
+}
+
+// SetAckSequenceOffset makes the acks carriers made from now on number
+// their packets from the netchan sequence plus off (0 by default, as
+// protocol.md 6.7 says), so that a test crosses a wrap of the 16-bit
+// sequence without sending 65536 packets. Both ends must use the same
+// offset: server.SetAckSequenceOffset.
+func SetAckSequenceOffset(off uint16) { ackSequenceOffset.Store(uint32(off)) }

@@ -419,14 +419,15 @@ func (c *countConn) FragmentSize(to netip.AddrPort) int {
 // Config returns the settings in force, defaults filled in.
 func (c *Client) Config() Config { return c.cfg }
 
-// SetConfig changes the settings at once. A changed name, rate or snaps
-// is sent to the server as a userinfo command; the impairments apply to
-// the next packet sent.
+// SetConfig changes the settings at once. A changed name, rate, snaps
+// or carrier of reliable commands (Reliable, which the server applies
+// from the next gamestate) is sent to the server as a userinfo command;
+// the impairments apply to the next packet sent.
 func (c *Client) SetConfig(cfg Config) {
 	cfg = cfg.withDefaults()
 	old := c.cfg
 	c.cfg = cfg
-	if cfg.Name != old.Name || cfg.Rate != old.Rate || cfg.Snaps != old.Snaps {
+	if cfg.Name != old.Name || cfg.Rate != old.Rate || cfg.Snaps != old.Snaps || cfg.Reliable != old.Reliable {
 		c.conn.userinfoModified = true
 	}
 	c.sim.SetConfig(cfg.netsim())

@@ -88,7 +88,8 @@ type Config struct {
 
 	// Reliable is cl_reliable: the carrier of reliable commands the
 	// userinfo asks for, proto.ReliableQ3 (or empty) or
-	// proto.ReliableAcks (acks.go); read at each connection. ResendMsec
+	// proto.ReliableAcks (acks.go); a change goes to the server in the
+	// userinfo, which applies it from the next gamestate. ResendMsec
 	// is net_resendMsec: how long a command waits on the acks carrier
 	// before it goes again; 0 means 100.
 	Reliable   string

@@ -94,7 +94,7 @@ func BindCvars(v *console.Vars, c *Cvars, name string, on CvarHooks) {
 	e.BoolVar(&c.AllowDownload, "cl_allowDownload", true, a, "download the server's map when this client lacks it")
 	e.IntVar(&c.MaxDownloadSize, "cl_maxDownloadSize", 1048576, 1024, 1048576, a, "largest map file, in bytes, the client downloads")
 	e.BoolVar(&c.ShowPackets, "showpackets", false, 0, "print every packet sent and received: size, sequence, fragment, drops")
-	e.StringVar(&c.Reliable, "cl_reliable", proto.ReliableQ3, a, "carrier of reliable commands asked of the server: q3 (Quake III's rings) or acks (messages by id over packet acks, seed 001); from the next connection")
+	e.StringVar(&c.Reliable, "cl_reliable", proto.ReliableQ3, a, "carrier of reliable commands asked of the server: q3 (Quake III's rings) or acks (messages by id over packet acks, seed 001); a change goes in the userinfo and applies from the next gamestate (map change, map_restart, reconnect)")
 	e.IntVar(&c.ResendMsec, "net_resendMsec", 100, 10, 1000, a, "acks carrier: ms a client command waits before it is sent again (one smoothed round trip if shorter)")
 	e.IntVar(&c.ShowNet, "cl_shownet", 0, -1, 4, 0, "print server messages: 1 sizes, 2 operations, 3 changed entities and fields, 4 with values, -1 entity counts")
 	v.OnChange(on.MaxFPS).IntVar(&c.MaxFPS, "com_maxfps", 60, 10, 1000, a, "client frames per second")

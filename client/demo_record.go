@@ -214,6 +214,7 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 	// The gamestate, with the command sequence reached.
 	w.Reset(s.buf[used:], msg.Huffman)
 	proto.WriteReliableAck(w, c.conn.reliableAcknowledge)
+	c.writeKeyFrameCarrier(w)
 	saved := c.conn.gs.CommandSequence
 	c.conn.gs.CommandSequence = c.conn.serverCommandSequence
 	proto.WriteGamestate(w, &c.conn.gs)

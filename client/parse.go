@@ -253,8 +253,10 @@ func (h *serverHandler) GamestateBuffer() *proto.Gamestate {
 	return &c.conn.gs
 }
 
-// Gamestate takes a gamestate.
+// Gamestate takes a gamestate, and the carrier of reliable commands its
+// message says (acks.go).
 func (h *serverHandler) Gamestate(_ *proto.Gamestate, err error) error {
+	(*Client)(h).gamestateCarrier(err == nil)
 	if err := (*Client)(h).parseGamestate(err); err != nil {
 		return err
 	}

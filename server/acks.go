@@ -2,6 +2,8 @@ package server
 
 import (
 	"errors"
+	"sync/atomic"
+	"time"
 
 	"tremor/common/proto"
 	"tremor/net/infostr"
@@ -13,8 +15,25 @@ import (
 // for it in its userinfo (proto.ReliableKey) and that sv_reliable lets
 // have it gets its server commands as reliable.Messages by id over
 // acknowledged packets instead of the server command ring, and sends its
-// client commands the same way. The server decides at the client's first
-// gamestate and keeps the choice for the connection.
+// client commands the same way. The server decides at every gamestate it
+// sends the client, and both ends change carriers exactly there:
+//
+//   - q3 to acks: a fresh carrier (ids from 0 both ways, a fresh
+//     Endpoint) starts with the gamestate's message, which says so with
+//     SvcMessageBase. Server commands still in the ring go on there;
+//     new ones wait until the ring's are acknowledged.
+//   - acks to acks: the carrier goes on; the gamestate's message carries
+//     every command still waiting for its ack, ahead of the gamestate.
+//   - acks to q3: the gamestate's message carries every command still
+//     waiting, with packet acks but no SvcMessageBase. When the client
+//     shows it has the gamestate (a message with its server id) they
+//     are all delivered and forgotten; new commands wait in the outbox
+//     until then, and go in the ring. The packet acks go on while the
+//     client still sends its own commands by id, and end with the first
+//     of its messages that has none. If the waiting commands do not all
+//     fit ahead of the gamestate, the client stays on the acks carrier
+//     until the next gamestate; so does a client asking for acks again
+//     while the packet acks of its last switch to q3 still go on.
 
 // The values of sv_reliable.
 const (
@@ -30,30 +49,64 @@ const (
 
 // ackState is a client's acks carrier: its packet acks (Endpoint) and
 // its reliable commands both ways (Messages). nil while the client uses
-// the rings.
+// the rings and nothing of the carrier is left to acknowledge.
 type ackState struct {
 	ep   *reliable.Endpoint
 	msgs *reliable.Messages
-	// gamestate: the message being built carries a gamestate, so the
-	// messages it supersedes are forgotten and its SvcMessageBase says
-	// where the ids go on from (base).
+	// off is the acks sequence of a packet minus its netchan sequence
+	// (SetAckSequenceOffset when the state was made).
+	off uint16
+	// retiring: the client's last gamestate put it back on the rings;
+	// the packet acks go on until nothing sent by id is left.
+	retiring bool
+	// confirm: a gamestate went since the client last showed, with the
+	// current server id, that it has one.
+	confirm bool
+	// gamestate: the message being built carries a gamestate; block[:n]
+	// is then its block, already filled with every command waiting,
+	// and base the id SvcMessageBase gives (written unless retiring).
 	gamestate bool
 	base      uint16
-	clock     reliable.Clock // the server's real time, never wrapping
+	gsCount   int
+	// lastClcAck is the netchan sequence of the last client message that
+	// carried packet acks.
+	lastClcAck uint32
+	clock      reliable.Clock // the server's real time, never wrapping
+	resend     time.Duration  // sv_resendMsec
+
+	// For ObserveAcks: the client's slot and qport, the newest netchan
+	// sequence sent, and onAcked, made once (no allocation a message).
+	num      int
+	qport    uint16
+	lastSent uint32
+	onAcked  func(seq uint16)
 
 	block []byte                       // Fill's scratch
 	read  [proto.MaxMessagesBlock]byte // a received block
 }
 
-// newAckState returns a client's acks carrier with resendMsec as its
-// resend interval (net_resendMsec).
-func newAckState(resendMsec int) *ackState {
-	return &ackState{
-		ep:    reliable.NewEndpoint(reliable.EndpointConfig{}),
-		msgs:  reliable.NewMessages(proto.MessagesConfig(resendMsec)),
-		block: make([]byte, 0, proto.MaxMessagesBlock),
+// newAckState returns c's fresh acks carrier with resendMsec as its
+// resend interval (sv_resendMsec).
+func newAckState(c *client, resendMsec int) *ackState {
+	a := &ackState{
+		ep:     reliable.NewEndpoint(reliable.EndpointConfig{}),
+		msgs:   reliable.NewMessages(proto.MessagesConfig(resendMsec)),
+		off:    uint16(ackSequenceOffset.Load()),
+		resend: time.Duration(resendMsec) * time.Millisecond,
+		num:    c.num,
+		qport:  c.chan_.Qport(),
+		block:  make([]byte, 0, proto.MaxMessagesBlock),
 	}
+	a.onAcked = a.acked
+	return a
 }
+
+// seq16 is the acks carrier's sequence of netchan message seq.
+func (a *ackState) seq16(seq uint32) uint16 { return uint16(seq) + a.off }
+
+// byID reports whether c's new server commands go by id: it is on the
+// acks carrier and not winding it down.
+func (c *client) byID() bool { return c.acks != nil && !c.acks.retiring }
 
 // wantsAcks reports whether c gets the acks carrier: what sv_reliable
 // says, or with "client" what c's userinfo asks for.
@@ -67,67 +120,113 @@ func (s *Server) wantsAcks(c *client) bool {
 	return infostr.ValueForKey(c.userinfo, proto.ReliableKey) == proto.ReliableAcks
 }
 
-// decideCarrier gives c the acks carrier at its first gamestate if it
-// gets one (wantsAcks); later gamestates keep the choice.
-func (s *Server) decideCarrier(c *client) {
-	if c.carrierDecided {
-		return
+// gamestateCarrier decides c's carrier for the gamestate about to be
+// sent, and on the acks carrier fills the block the gamestate's message
+// carries ahead of the gamestate: every command still waiting for its
+// ack, whatever its resend time. It runs before the outbox is flushed,
+// so the block holds only commands sent before the gamestate.
+func (s *Server) gamestateCarrier(c *client) {
+	want := s.wantsAcks(c)
+	a := c.acks
+	if a == nil {
+		if !want {
+			return
+		}
+		a = newAckState(c, s.cfg.ResendMsec)
+		c.acks = a
+		s.logf("client %d %s: reliable commands by id over packet acks (%s) from this gamestate", c.num, c.name, proto.ReliableAcks)
 	}
-	c.carrierDecided = true
-	if s.wantsAcks(c) {
-		c.acks = newAckState(s.cfg.ResendMsec)
-		s.logf("client %d %s: reliable commands by id over packet acks (%s)", c.num, c.name, proto.ReliableAcks)
+	a.gamestate, a.confirm = true, true
+	a.gsCount = s.fillWaiting(c)
+	switch {
+	case a.retiring && want:
+		s.logf("client %d %s: stays on the rings for this gamestate: its last switch to them is still acknowledging", c.num, c.name)
+	case !a.retiring && !want && a.gsCount < a.msgs.Pending():
+		s.logf("client %d %s: stays on %s for this gamestate: %d commands wait, %d fit ahead of it", c.num, c.name,
+			proto.ReliableAcks, a.msgs.Pending(), a.gsCount)
+	case !a.retiring && !want:
+		a.retiring = true
+		s.logf("client %d %s: reliable commands back on the rings (%s) from this gamestate", c.num, c.name, proto.ReliableQ3)
 	}
+	a.base = a.msgs.OldestUnacked()
+}
+
+// fillWaiting fills a's block with every command waiting for its ack,
+// as many as fit in the gamestate's share of a message, for the message
+// about to be built, and returns how many.
+func (s *Server) fillWaiting(c *client) int {
+	a := c.acks
+	if a.msgs.Pending() == 0 {
+		a.block = a.block[:0]
+		return 0
+	}
+	budget := min((len(s.msgBuf)/2-64)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
+	// A resend interval of 1 ns and a clock 1 ns on: everything is due.
+	a.msgs.SetResend(time.Nanosecond)
+	now := a.clock.Tick(s.svs.now) + time.Nanosecond
+	block, n := a.msgs.Fill(a.block[:0], a.seq16(c.chan_.OutgoingSequence()), now, 0, budget)
+	a.msgs.SetResend(a.resend)
+	a.block = block
+	return n
 }
 
 // writeAckHeader writes the first operations of a message of c's acks
-// carrier: the packet acks, and in a gamestate's message the id the
-// server's messages go on from.
+// carrier: the packet acks, and in a gamestate's message on the carrier
+// the id the server's messages go on from.
 func (s *Server) writeAckHeader(c *client, w *msg.Writer) {
 	a := c.acks
 	ack, bits := a.ep.AckFields()
 	start := w.BitLen()
 	proto.WriteAck(w, proto.SvcAck, ack, bits)
-	if a.gamestate {
+	if a.gamestate && !a.retiring {
 		proto.WriteMessageBase(w, a.base)
 	}
 	c.stats.ackBits += int64(w.BitLen() - start)
 }
 
 // writeMessagesBlock writes, in the message of c's acks carrier being
-// built as netchan message seq, the block of the server commands due,
-// within limit bytes of message (an estimate with the longest Huffman
-// code), and counts the message sent.
+// built as netchan message seq, the block of the server commands due
+// (in a gamestate's message, the one gamestateCarrier filled), within
+// limit bytes of message (an estimate with the longest Huffman code),
+// and counts the message sent.
 func (s *Server) writeMessagesBlock(c *client, w *msg.Writer, seq int32, limit int) {
 	a := c.acks
 	now := a.clock.Tick(s.svs.now)
-	budget := min((limit-w.Len()-4)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
-	block, n := a.msgs.Fill(a.block[:0], uint16(seq), now, a.ep.RTT(), budget)
+	block, n := a.block, a.gsCount
+	if !a.gamestate {
+		budget := min((limit-w.Len()-4)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
+		block, n = a.msgs.Fill(a.block[:0], a.seq16(uint32(seq)), now, a.ep.RTT(), budget)
+	}
 	if n > 0 {
 		start := w.BitLen()
 		proto.WriteMessages(w, proto.SvcMessages, block)
 		c.stats.reliableBits += int64(w.BitLen() - start)
 	}
-	a.ep.Sent(uint16(seq), now, w.Len())
-}
-
-// supersede readies c's acks carrier for a gamestate: the commands
-// queued before it are forgotten, and the gamestate's message says the
-// id the next one gets.
-func (c *client) supersede() {
-	if a := c.acks; a != nil {
-		a.base = a.msgs.Supersede()
-		a.gamestate = true
-	}
+	a.ep.Sent(a.seq16(uint32(seq)), now, w.Len())
+	a.lastSent = uint32(seq)
 }
 
 // commandsWaiting returns how many server commands wait for c's
-// acknowledgement: in its ring, or as messages.
+// acknowledgement: in its ring, or as messages. While the carrier it
+// switched from still has commands waiting, it returns a full ring: the
+// new commands wait in the outbox, so that they never overtake the old.
 func (c *client) commandsWaiting() int32 {
-	if a := c.acks; a != nil {
-		return int32(a.msgs.Pending())
+	ring := c.reliableSequence - c.reliableAcknowledge
+	a := c.acks
+	if a == nil {
+		return ring
 	}
-	return c.reliableSequence - c.reliableAcknowledge
+	byID := int32(a.msgs.Pending())
+	if a.retiring {
+		if byID > 0 {
+			return proto.MaxReliableCommands
+		}
+		return ring
+	}
+	if ring > 0 {
+		return proto.MaxReliableCommands
+	}
+	return byID
 }
 
 // errNoAcks ends a client message that uses the acks carrier's
@@ -141,8 +240,19 @@ func (m *clientMessage) Ack(ack uint16, ackBits uint32) error {
 	if a == nil {
 		return errNoAcks
 	}
-	a.ep.Acks(ack, ackBits, a.clock.Tick(m.s.svs.now), a.msgs.Acked)
+	a.lastClcAck = m.c.chan_.IncomingSequence()
+	a.ep.Acks(ack, ackBits, a.clock.Tick(m.s.svs.now), a.onAcked)
 	return nil
+}
+
+// acked retires the commands of server message seq (an acks sequence),
+// whose ack just arrived, and tells ObserveAcks.
+func (a *ackState) acked(seq uint16) {
+	a.msgs.Acked(seq)
+	if fn := ackObserver.Load(); fn != nil {
+		(*fn)(AckEvent{Client: a.num, Qport: a.qport, Acked: true, AckSequence: seq,
+			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
+	}
 }
 
 // MessagesBuffer returns where a client's message block is read.
@@ -184,9 +294,67 @@ func (m *clientMessage) MessageBase(uint16) error {
 
 // receivedAcks marks client message seq received in c's packet acks,
 // after it was read whole: a message cut short is not acked, so what it
-// carried comes again.
+// carried comes again. Such a message carries the current server id: a
+// gamestate the client was sent is confirmed by the first without the
+// download mark, which, when the client went back to the rings, delivered
+// every command it carried (all were waiting); and a client back on
+// the rings whose message carries no packet acks has nothing left by id
+// either way: its carrier is dropped.
 func (s *Server) receivedAcks(c *client, seq uint32) {
-	if a := c.acks; a != nil {
-		a.ep.Received(uint16(seq), a.clock.Tick(s.svs.now))
+	a := c.acks
+	if a == nil {
+		return
+	}
+	if a.ep.Received(a.seq16(seq), a.clock.Tick(s.svs.now)) {
+		if fn := ackObserver.Load(); fn != nil {
+			(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq)})
+		}
+	}
+	if a.confirm && !c.dlHeader {
+		a.confirm = false
+		if a.retiring {
+			a.msgs.Supersede()
+		}
+	}
+	if a.retiring && !a.confirm && a.msgs.Pending() == 0 && a.lastClcAck != seq {
+		c.acks = nil
 	}
 }
+
+// AckEvent is what ObserveAcks is told of a packet of the acks carrier.
+type AckEvent struct {
+	// Client is the client's slot, Qport its qport.
+	Client int
+	Qport  uint16
+	// Sequence is the packet's netchan sequence, AckSequence the
+	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
+	Sequence    uint32
+	AckSequence uint16
+	// Acked: a server message whose ack arrived for the first time;
+	// else a client message marked received (acknowledged from then on).
+	Acked bool
+}
+
+var (
+	ackObserver       atomic.Pointer[func(AckEvent)]
+	ackSequenceOffset atomic.Uint32
+)
+
+// ObserveAcks has fn told, on the server's goroutine, of every packet
+// any server's acks carrier marks received and of every packet whose
+// ack arrives for the first time; nil stops it. Tests check with it
+// that no packet is acknowledged that the other end did not receive.
+func ObserveAcks(fn func(AckEvent)) {
+	if fn == nil {
+		ackObserver.Store(nil)
+		return
+	}
+	ackObserver.Store(&fn)
+}
+
+// SetAckSequenceOffset makes the acks carriers made from now on number
+// their packets from the netchan sequence plus off (0 by default, as
+// protocol.md 6.7 says), so that a test crosses a wrap of the 16-bit
+// sequence without sending 65536 packets. Both ends must use the same
+// offset: client.SetAckSequenceOffset.
+func SetAckSequenceOffset(off uint16) { ackSequenceOffset.Store(uint32(off)) }

@@ -91,12 +91,11 @@ type client struct {
 	reliableSent        int32
 	reliableCommands    [proto.MaxReliableCommands]string
 	outbox              []byte // commands waiting for a ring slot, joined by proto.CommandSeparator
-	// acks is the acks carrier (acks.go), nil on the rings;
-	// carrierDecided is set at the first gamestate, which chooses.
-	acks           *ackState
-	carrierDecided bool
-	csUpdated      [(bg.MaxConfigstrings + 63) / 64]uint64
-	csPending      bool
+	// acks is the acks carrier (acks.go), nil on the rings once nothing
+	// of it is left to acknowledge.
+	acks      *ackState
+	csUpdated [(bg.MaxConfigstrings + 63) / 64]uint64
+	csPending bool
 
 	// Reliable client commands (client to server).
 	lastClientCommand int32

@@ -91,8 +91,8 @@ type Config struct {
 
 	// The carrier of reliable commands (acks.go, docs/protocol.md 6.7).
 	// Reliable is sv_reliable: which one the clients get
-	// (ReliableClient, ReliableQ3, ReliableAcks), decided at each
-	// client's first gamestate. ResendMsec is sv_resendMsec: on the acks
+	// (ReliableClient, ReliableQ3, ReliableAcks), decided at every
+	// gamestate a client is sent. ResendMsec is sv_resendMsec: on the acks
 	// carrier, how long a command waits after it was sent before it goes
 	// again (or one smoothed round trip if that is shorter): the server's
 	// net_resendMsec, sv_resendMsec.
@@ -180,7 +180,7 @@ func bindCvars(v *console.Vars, c *Config) {
 		v.StringVar(&c.Masters[i], "sv_master"+strconv.Itoa(i+1), "", a|r, "master server HOST[:PORT] sent heartbeats (empty: none)")
 	}
 	v.BoolVar(&c.AllowDownload, "sv_allowDownload", true, a|r, "send clients the map they lack")
-	v.StringVar(&c.Reliable, "sv_reliable", ReliableClient, a|r, "carrier of reliable commands: client (each client's cl_reliable), q3 (Quake III's rings for all) or acks (messages by id over packet acks for all); from each client's next connection")
+	v.StringVar(&c.Reliable, "sv_reliable", ReliableClient, a|r, "carrier of reliable commands: client (each client's cl_reliable), q3 (Quake III's rings for all) or acks (messages by id over packet acks for all); from each client's next gamestate")
 	v.StringVar(&c.NetModel, "sv_netmodel", proto.NetModelSnapshots, si|l|r, "how clients keep the game: snapshots (Quake III's delta snapshots) or framesync (each frame's inputs, every client runs the game and rolls back); from the next map or map_restart")
 	v.IntVar(&c.FrameHashEvery, "sv_frameHashEvery", 5, 1, 1000, r, "frame sync: every how many frames a frame carries the game's state hash")
 	v.IntVar(&c.ResendMsec, "sv_resendMsec", 100, 10, 1000, a|r, "acks carrier: ms a server command waits before it is sent again (one smoothed round trip if shorter); the client's is net_resendMsec")

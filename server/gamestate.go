@@ -207,8 +207,7 @@ func (s *Server) sendGamestate(c *client) {
 	}
 	c.state = StatePrimed
 	c.clearConfigstrings() // the gamestate carries them
-	s.decideCarrier(c)
-	c.supersede()
+	s.gamestateCarrier(c)  // before the flush: the carrier of what follows
 	s.flushCommands(c)
 	seq := int32(c.chan_.OutgoingSequence())
 	c.gamestateMessageNum = seq

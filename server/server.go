@@ -709,7 +709,7 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 		LastClientCommand: c.lastClientCommand,
 		Reliable:          proto.ReliableQ3, ReliableBits: c.stats.reliableBits, AckBits: c.stats.ackBits,
 	}
-	if c.acks != nil {
+	if c.byID() {
 		ci.Reliable = proto.ReliableAcks
 	}
 	if s.sv != nil && s.sv.game.Connected(c.num) {

@@ -382,8 +382,8 @@ func batchLen(lines []byte) int {
 // ring never holds more than MaxReliableCommands unacknowledged
 // commands, nor the messages.
 func (c *client) pushCommand(text string) {
-	if a := c.acks; a != nil {
-		_, _ = a.msgs.Send([]byte(text)) // room was checked: commandsWaiting
+	if c.byID() {
+		_, _ = c.acks.msgs.Send([]byte(text)) // room was checked: commandsWaiting
 		return
 	}
 	c.reliableSequence++
