@@ -325,6 +325,7 @@ func FuzzReadFrames(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 	out := make([]Frame, MaxMessageFrames)
 	again := make([]Frame, MaxMessageFrames)
+	w := msg.NewWriter(make([]byte, 1<<20), msg.Huffman)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := ReadFrames(msg.NewReader(data, msg.Huffman), bases, out)
 		if err != nil {
@@ -338,7 +339,7 @@ func FuzzReadFrames(f *testing.F) {
 		if b, ok := bases.Frame(out[0].Number - 1); ok {
 			base = b
 		}
-		w := msg.NewWriter(make([]byte, 1<<20), msg.Huffman)
+		w.Reset(w.Bytes()[:cap(w.Bytes())], msg.Huffman)
 		if err := AppendFrames(w, base, list); err != nil {
 			t.Fatalf("frames read cannot be written again: %v", err)
 		}
