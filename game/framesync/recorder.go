@@ -528,17 +528,31 @@ type recEngine struct {
 	inner game.Engine
 }
 
+// LocateGameData passes the call to the server's engine.
 func (e *recEngine) LocateGameData(ents []game.SharedEntity, numEntities int, clients []bg.PlayerState) {
 	e.inner.LocateGameData(ents, numEntities, clients)
 }
+
+// SetConfigstring passes the call to the server's engine.
 func (e *recEngine) SetConfigstring(index int, value string) { e.inner.SetConfigstring(index, value) }
-func (e *recEngine) Configstring(index int) string           { return e.inner.Configstring(index) }
+
+// Configstring passes the call to the server's engine.
+func (e *recEngine) Configstring(index int) string { return e.inner.Configstring(index) }
+
+// SendServerCommand passes the call to the server's engine.
 func (e *recEngine) SendServerCommand(client int, text string) {
 	e.inner.SendServerCommand(client, text)
 }
+
+// DropClient passes the call to the server's engine, which calls the
+// Recorder's ClientDisconnect back (nested: not recorded).
 func (e *recEngine) DropClient(client int, reason string) { e.inner.DropClient(client, reason) }
-func (e *recEngine) Command(text string)                  { e.inner.Command(text) }
-func (e *recEngine) Print(text string)                    { e.inner.Print(text) }
+
+// Command passes the call to the server's engine.
+func (e *recEngine) Command(text string) { e.inner.Command(text) }
+
+// Print passes the call to the server's engine.
+func (e *recEngine) Print(text string) { e.inner.Print(text) }
 
 // BotAllocateClient asks the server's engine for a slot and records the
 // answer in the frame being built.

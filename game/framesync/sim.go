@@ -59,12 +59,24 @@ type simEngine struct {
 	next  int
 }
 
+// LocateGameData does nothing: the client reads the game through Sim.Game.
 func (e *simEngine) LocateGameData([]game.SharedEntity, int, []bg.PlayerState) {}
-func (e *simEngine) SetConfigstring(int, string)                               {}
-func (e *simEngine) Configstring(int) string                                   { return "" }
-func (e *simEngine) SendServerCommand(int, string)                             {}
-func (e *simEngine) Command(string)                                            {}
-func (e *simEngine) Print(string)                                              {}
+
+// SetConfigstring does nothing: the server's engine sends the real ones.
+func (e *simEngine) SetConfigstring(int, string) {}
+
+// Configstring returns "": the game does not read configstrings back.
+func (e *simEngine) Configstring(int) string { return "" }
+
+// SendServerCommand does nothing: the server's engine sends the real ones.
+func (e *simEngine) SendServerCommand(int, string) {}
+
+// Command does nothing: the server runs the game's console commands
+// (map_restart comes back as an EventInit).
+func (e *simEngine) Command(string) {}
+
+// Print does nothing.
+func (e *simEngine) Print(string) {}
 
 // DropClient removes the client from the game at once.
 func (e *simEngine) DropClient(client int, _ string) { e.g.ClientDisconnect(client) }
