@@ -18,9 +18,9 @@ import (
 // carries packet acks, server commands arrive as reliable.Messages
 // blocks, delivered in id order, and client commands go the same way
 // once the commands already in the ring are acknowledged, so that they
-// keep their order. Back on the rings, commands go by id while any sent
-// by id waits for its ack, then in the ring; the packet acks stop with
-// the first message that has nothing by id left.
+// keep their order. Back on the rings, commands go in the ring but wait
+// there until every command sent by id is acknowledged; the packet acks
+// stop with the first message that has nothing by id left.
 
 // clientAcks is the connection's acks carrier, nil on the rings once
 // nothing of it is left to acknowledge.
@@ -233,18 +233,20 @@ func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 }
 
 // sendsByID reports whether a new client command goes as a message of
-// the acks carrier: on the carrier once the ring holds nothing
-// unacknowledged; back on the rings while a command sent by id still
-// waits for its ack.
+// the acks carrier: it does from the gamestate that puts the connection
+// on the carrier, but goes out only once the ring holds nothing
+// unacknowledged (writeAcks), so that it never overtakes a command sent
+// before the switch.
 func (c *Client) sendsByID() bool {
 	a := c.conn.acks
-	if a == nil {
-		return false
-	}
-	if a.retiring {
-		return a.msgs.Pending() > 0
-	}
-	return c.conn.reliableAcknowledge == c.conn.reliableSequence
+	return a != nil && !a.retiring
+}
+
+// ringHeld reports whether the ring's commands wait: back on the rings,
+// until every command sent by id before the switch is acknowledged.
+func (c *Client) ringHeld() bool {
+	a := c.conn.acks
+	return a != nil && a.retiring && a.msgs.Pending() > 0
 }
 
 // writeKeyFrameCarrier writes, in a demo key frame's gamestate message,

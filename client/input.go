@@ -152,7 +152,7 @@ func (c *Client) writePacket() {
 		ReliableAcknowledge: c.conn.serverCommandSequence,
 	})
 	start := w.BitLen()
-	for i := c.conn.reliableAcknowledge + 1; i <= c.conn.reliableSequence; i++ {
+	for i := c.conn.reliableAcknowledge + 1; i <= c.conn.reliableSequence && !c.ringHeld(); i++ {
 		proto.WriteClientCommand(w, i, c.conn.reliableCommands[i&(proto.MaxReliableCommands-1)])
 	}
 	c.stats.ReliableBitsUp += uint64(w.BitLen() - start)
