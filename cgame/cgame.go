@@ -127,6 +127,10 @@ type CGame struct {
 	m     *tilemap.Map
 	world bg.World
 	cfg   *Config
+	// frameSync is set when the engine runs the game itself (frame
+	// sync): its snapshots are its own simulation, the player's own
+	// input already in them, so nothing is predicted.
+	frameSync bool
 
 	// RealTime is the real time given to the last Frame, in ms.
 	RealTime int32
@@ -239,6 +243,16 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 	g.Events = make([]Event, 0, 64)
 	return g
 }
+
+// SetFrameSync tells cgame that the engine runs the game itself (frame
+// sync, docs/framesync.md): the snapshots it is given are frames of the
+// engine's own simulation, the player's input of each already run, so
+// the player is drawn from them (interpolated, as with cl_nopredict)
+// instead of predicted.
+func (g *CGame) SetFrameSync(on bool) { g.frameSync = on }
+
+// FrameSync reports whether SetFrameSync is on.
+func (g *CGame) FrameSync() bool { return g.frameSync }
 
 // Map returns the map cgame predicts in.
 func (g *CGame) Map() *tilemap.Map { return g.m }

@@ -20,7 +20,7 @@ import (
 // decays over cg_errorDecay, so the correction is smooth.
 func (g *CGame) predictPlayerState() {
 	g.updateBase()
-	if g.cfg.NoPredict {
+	if g.cfg.NoPredict || g.frameSync {
 		g.interpolatePlayerState()
 		return
 	}

@@ -24,6 +24,7 @@ func (c *Client) CGame() *cgame.CGame { return c.active.cg }
 func (c *Client) initCGame(seq int32) {
 	cg := cgame.New(c, c.active.world, c.cfg.CGame)
 	cg.SetServerCommandSequence(seq)
+	cg.SetFrameSync(c.active.fs != nil)
 	c.active.cg = cg
 }
 

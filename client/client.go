@@ -199,6 +199,8 @@ type active struct {
 	extrapolated    bool  // a frame since the last snapshot ran past it
 
 	cg *cgame.CGame // the client game of this gamestate, nil until made (cgame.go)
+
+	fs *frameSync // frame sync (framesync.go); nil with snapshots
 }
 
 // packet is a received packet waiting for Frame.
@@ -249,6 +251,11 @@ type Client struct {
 	active active     // cl: one gamestate (a gamestate to the next, or to the end of the connection)
 
 	auto autoNudge // cl_autoNudge: gap samples and the delay chosen (autonudge.go)
+
+	// The frame-sync counters of the last frame-sync gamestate that
+	// ended (framesync.go).
+	fsLast   FrameSyncStats
+	fsLastOK bool
 
 	journal journalState // the event journal's hooks (journal.go)
 
@@ -593,6 +600,9 @@ func (c *Client) resetConnection() {
 // CL_ClearState): the cgame, snapshots, usercmds, the time
 // synchronisation.
 func (c *Client) clearState() {
+	if st, ok := c.FrameSyncStats(); ok && c.active.fs != nil {
+		c.fsLast, c.fsLastOK = st, true // kept for reports after the gamestate ends
+	}
 	c.active = active{}
 	c.graph.resetJitter()
 }
@@ -619,11 +629,17 @@ func (c *Client) Frame(now time.Duration, input bg.UserCmd) {
 	c.readPackets()
 	c.checkTimeout()
 	c.checkUserinfo()
-	c.createCmd(input)
+	if c.active.fs != nil {
+		c.frameSyncFrame(input) // the frames due, their usercmds and the render time
+	} else {
+		c.createCmd(input)
+	}
 	c.downloadFrame()
 	c.sendCmd()
 	c.checkForResend()
-	c.setCGameTime()
+	if c.active.fs == nil {
+		c.setCGameTime()
+	}
 	c.cgameFrame()
 }
 

@@ -94,6 +94,14 @@ type Config struct {
 	// before it goes again; 0 means 100.
 	Reliable   string
 	ResendMsec int
+	// Frame sync (framesync.go, docs/framesync.md), read at each
+	// gamestate of a frame-sync server. MaxPredictionFrames is
+	// cl_maxPredictionFrames: the most frames the client runs past the
+	// last confirmed one before it stalls (0: framesync's default).
+	// RollbackFrames is cl_rollbackFrames: the saved states kept for
+	// rollback, which must exceed MaxPredictionFrames (0: the default).
+	MaxPredictionFrames int
+	RollbackFrames      int
 	// Logf prints the diagnostics, one line per call (no newline in
 	// format); nil prints to standard error.
 	Logf func(format string, args ...any)

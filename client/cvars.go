@@ -7,6 +7,7 @@ import (
 	"tremor/cgame"
 	"tremor/common/console"
 	"tremor/common/proto"
+	"tremor/game/framesync"
 )
 
 // Cvars are the client engine's and prediction's settings as their
@@ -38,6 +39,8 @@ type Cvars struct {
 	MaxFPS          int     // com_maxfps: client frames per second
 	Reliable        string  // cl_reliable: the carrier of reliable commands asked for
 	ResendMsec      int     // net_resendMsec, milliseconds
+	MaxPrediction   int     // cl_maxPredictionFrames: frame sync's stall limit
+	RollbackFrames  int     // cl_rollbackFrames: frame sync's saved states
 
 	// CGame holds prediction's cvars, bound to its fields: NoPredict
 	// (cl_nopredict, alias cg_nopredict), ErrorDecay (cg_errorDecay) and
@@ -96,6 +99,8 @@ func BindCvars(v *console.Vars, c *Cvars, name string, on CvarHooks) {
 	e.BoolVar(&c.ShowPackets, "showpackets", false, 0, "print every packet sent and received: size, sequence, fragment, drops")
 	e.StringVar(&c.Reliable, "cl_reliable", proto.ReliableQ3, a, "carrier of reliable commands asked of the server: q3 (Quake III's rings) or acks (messages by id over packet acks, seed 001); a change goes in the userinfo and applies from the next gamestate (map change, map_restart, reconnect)")
 	e.IntVar(&c.ResendMsec, "net_resendMsec", 100, 10, 1000, a, "acks carrier: ms a client command waits before it is sent again (one smoothed round trip if shorter)")
+	e.IntVar(&c.MaxPrediction, "cl_maxPredictionFrames", framesync.DefaultMaxPrediction, 1, 60, a, "frame sync: frames the client runs ahead of the last confirmed one before it stalls; from the next gamestate")
+	e.IntVar(&c.RollbackFrames, "cl_rollbackFrames", framesync.DefaultStates, 8, 256, a, "frame sync: saved states kept for rollback (more than cl_maxPredictionFrames); from the next gamestate")
 	e.IntVar(&c.ShowNet, "cl_shownet", 0, -1, 4, 0, "print server messages: 1 sizes, 2 operations, 3 changed entities and fields, 4 with values, -1 entity counts")
 	v.OnChange(on.MaxFPS).IntVar(&c.MaxFPS, "com_maxfps", 60, 10, 1000, a, "client frames per second")
 	cg := v.OnChange(on.CGame)
@@ -132,6 +137,9 @@ func (c *Cvars) Config() Config {
 		ShowNet:         c.ShowNet,
 		Reliable:        c.Reliable,
 		ResendMsec:      c.ResendMsec,
+
+		MaxPredictionFrames: c.MaxPrediction,
+		RollbackFrames:      c.RollbackFrames,
 	}
 }
 

@@ -169,6 +169,10 @@ func (c *Client) writePacket() {
 	if count < 0 { // the ring was cleared by a new gamestate
 		count = min(c.active.cmdNumber, proto.MaxPacketUsercmds)
 	}
+	if c.active.fs != nil {
+		count = c.frameSyncCmdCount()
+		c.writeFrameRequest(w)
+	}
 	if count > 0 {
 		// Ask for a full snapshot when the last message brought none we
 		// could use as a delta base.

@@ -300,6 +300,9 @@ func (h *serverHandler) Snapshot(b proto.SnapshotBase, ents []bg.EntityState, er
 	if err != nil {
 		return err
 	}
+	if c.active.fs != nil {
+		return errFrameSyncSnapshot
+	}
 	c.parseSnapshot(&b, ents)
 	return h.goOn()
 }
@@ -426,6 +429,7 @@ func (c *Client) parseGamestate(err error) error {
 		return errStop
 	}
 	c.active.world = m
+	c.startFrameSync()
 	c.newGamestate = true
 	c.setState(Primed)
 	return nil

@@ -56,6 +56,7 @@ type clientSnapshot struct {
 	sent        int32 // real time it was sent
 	acked       int32 // real time the client first acknowledged it, -1 until then
 	size        int   // message bytes
+	frame       int32 // frame sync: the newest frame the message carried, 0 for none
 }
 
 // Scramble state of a client, as the server believes the client applies
@@ -116,6 +117,7 @@ type client struct {
 	gamestateMessageNum int32 // sequence of the last gamestate sent, -1 if none
 	deltaMessage        int32 // message to delta the next snapshot from, -1 for a full one
 	lastUsercmd         bg.UserCmd
+	fs                  clientFrames // frame sync (framesync.go)
 
 	// What the client applies to our messages: scrambleKnown after the
 	// last gamestate it confirmed, scramblePending after the one in

@@ -96,6 +96,7 @@ func (m *clientMessage) ClientHeader(h proto.ClientHeader, body []byte) (bool, e
 	if f := &c.frames[h.MessageAcknowledge&proto.PacketMask]; f.messageNum == h.MessageAcknowledge && f.acked < 0 {
 		f.acked = s.svs.now
 	}
+	c.framesAcked(h.MessageAcknowledge)
 	c.reliableAcknowledge = max(c.reliableAcknowledge, h.ReliableAcknowledge)
 
 	// A primed client that lacks the map says so with the downloading
@@ -320,7 +321,7 @@ func (s *Server) userMove(c *client, cmds []bg.UserCmd) {
 		if cmd.ServerTime > last { // not in order: ignore
 			continue
 		}
-		if cmd.ServerTime > limit {
+		if cmd.ServerTime > limit && s.sv.fs == nil { // in frame sync the Recorder places (or drops) it
 			cmd.ServerTime = limit
 			c.stats.usercmdsClamped++
 		}

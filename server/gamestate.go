@@ -7,7 +7,6 @@ import (
 	"tremor/bg"
 	"tremor/common/console"
 	"tremor/common/proto"
-	"tremor/game"
 	"tremor/net/cmdargs"
 	"tremor/net/infostr"
 	"tremor/net/msg"
@@ -42,7 +41,7 @@ func (s *Server) spawnServer(name string) error {
 		lv.snapEnts = make([]bg.EntityState, ring)
 	}
 	s.sv = lv
-	lv.game = game.New(s.engine, m, s.cfg.Game)
+	s.newGame(lv)
 	s.startMatch(false)
 	s.logf("map %s loaded (server id %d, %d clients max)", name, lv.serverID, maxClients)
 	s.heartbeatSoon()
@@ -55,6 +54,9 @@ func (s *Server) spawnServer(name string) error {
 func (s *Server) mapRestart() {
 	s.t.ApplyLatched()
 	s.sv.game.Shutdown()
+	if s.cfg.NetModel != s.sv.netModel {
+		s.newGame(s.sv) // sv_netmodel changed: the clients get a new gamestate anyway
+	}
 	s.startMatch(true)
 	s.logf("map_restart (server id %d)", s.sv.serverID)
 }
@@ -213,6 +215,7 @@ func (s *Server) sendGamestate(c *client) {
 	c.gamestateMessageNum = seq
 	c.deltaMessage = -1
 	c.frames[seq&proto.PacketMask].messageNum = -1
+	c.resetFrames()
 
 	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)

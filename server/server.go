@@ -22,6 +22,7 @@ import (
 	"tremor/common/proto"
 	"tremor/common/safetext"
 	"tremor/game"
+	"tremor/game/framesync"
 	"tremor/net/cmdargs"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -87,14 +88,16 @@ type Server struct {
 	redirect *strings.Builder // rcon output, when set
 
 	// Scratch reused by every message, so steady frames allocate nothing.
-	w       msg.Writer
-	r       msg.Reader
-	msgBuf  [netchan.MaxMsgLen]byte
-	readBuf [1 << 16]byte
-	ents    []bg.EntityState
-	cmds    [proto.MaxPacketUsercmds]bg.UserCmd
-	args    cmdargs.Args
-	cm      clientMessage // the client message being read
+	w      msg.Writer
+	r      msg.Reader
+	msgBuf [netchan.MaxMsgLen]byte
+	// fsFrames is the scratch list of the frames one message carries.
+	fsFrames [framesync.MaxMessageFrames]*framesync.Frame
+	readBuf  [1 << 16]byte
+	ents     []bg.EntityState
+	cmds     [proto.MaxPacketUsercmds]bg.UserCmd
+	args     cmdargs.Args
+	cm       clientMessage // the client message being read
 	// ackScratch takes a message block from a client without the acks
 	// carrier, which the message is then refused for.
 	ackScratch [proto.MaxMessagesBlock]byte
@@ -190,6 +193,12 @@ type level struct {
 	// (Quake III's svs.snapshotEntities).
 	snapEnts     []bg.EntityState
 	nextSnapEnts int64
+
+	// Frame sync (framesync.go): the latched sv_netmodel, and the
+	// Recorder the game runs in when it is framesync (nil with
+	// snapshots).
+	netModel string
+	fs       *framesync.Recorder
 
 	// The game's state hash after the last frame, and that frame's time
 	// (statehash.go).

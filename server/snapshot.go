@@ -64,15 +64,27 @@ func (s *Server) sendClientSnapshot(c *client) {
 		return
 	}
 	seq := int32(c.chan_.OutgoingSequence())
-	frame := s.buildClientSnapshot(c, seq)
+	fs := s.sv.fs != nil
+	var frame *clientSnapshot
+	if fs {
+		frame = s.frameSyncMessage(c, seq)
+	} else {
+		frame = s.buildClientSnapshot(c, seq)
+	}
 	w := s.messageTo(c)
 	proto.WriteReliableAck(w, c.lastClientCommand)
 	// A message rebuilt without its snapshot counts its commands once.
 	reliableBits, ackBits := c.stats.reliableBits, c.stats.ackBits
 	s.writeServerCommands(c, w, len(s.msgBuf)-snapshotReserve)
-	full := s.writeSnapshotToClient(c, w, frame, seq)
-	if s.cfg.HashSnapshots > 0 {
-		s.writeStateHash(w, frame)
+	full := false
+	switch {
+	case fs:
+		s.writeFrames(c, w, frame)
+	default:
+		full = s.writeSnapshotToClient(c, w, frame, seq)
+		if s.cfg.HashSnapshots > 0 {
+			s.writeStateHash(w, frame)
+		}
 	}
 	for i := 0; i < s.cfg.PadPackets; i++ {
 		w.WriteUint8(proto.SvcNop)
@@ -103,7 +115,7 @@ func (s *Server) sendClientSnapshot(c *client) {
 		if c.rateDelayed {
 			c.stats.snapshotsRateDelayed++
 		}
-		if s.OnSnapshot != nil {
+		if s.OnSnapshot != nil && !fs {
 			s.OnSnapshot(c.num, seq, &frame.ps, s.frameEntities(frame))
 		}
 	}

@@ -57,6 +57,10 @@ type ClientReport struct {
 	// chat command, each line counted once.
 	ChatDelay
 
+	// FrameSync is the client's frame-sync counters, with a server in
+	// sv_netmodel framesync (docs/framesync.md); nil with snapshots.
+	FrameSync *FrameSyncReport `json:"framesync,omitempty"`
+
 	// FirstDivergence describes the first snapshot whose state hash
 	// differed from the server's (entity and field with
 	// sv_hashSnapshots 2); empty without a divergence.
@@ -145,6 +149,49 @@ func (c *Counts) add(o *Counts) {
 	c.HashesChecked += o.HashesChecked
 	c.HashesUnchecked += o.HashesUnchecked
 	c.HashDivergences += o.HashDivergences
+}
+
+// FrameSyncReport is what one client's rollback machine did
+// (client.FrameSyncStats).
+type FrameSyncReport struct {
+	First     int32 `json:"first"`     // the frame of its first whole state
+	Current   int32 `json:"current"`   // the frame its game was at
+	Confirmed int32 `json:"confirmed"` // the last frame confirmed by the server
+	Ahead     int32 `json:"ahead"`     // frames predicted past it at the end
+	Lead      int   `json:"lead"`      // the server's last input lead, frames
+	Predicted int   `json:"predicted"` // frames run ahead of their confirmation
+	Rollbacks int   `json:"rollbacks"`
+	// Resimulated counts the frames rollbacks ran again; ResimMean and
+	// ResimMax are per rollback.
+	Resimulated int     `json:"resimulated"`
+	ResimMean   float64 `json:"resim_mean"`
+	ResimMax    int     `json:"resim_max"`
+	Stalls      int     `json:"stalls"`
+	Resyncs     int     `json:"resyncs"`
+	HashChecks  int     `json:"hash_checks"`
+	Mismatches  int     `json:"mismatches"`
+	// Desync names the first difference found at a mismatch ("" none).
+	Desync        string `json:"desync,omitempty"`
+	FrameMessages int    `json:"frame_messages"`
+	WholeStates   int    `json:"whole_states"`
+	Requests      int    `json:"requests"`
+	ClockJumps    int    `json:"clock_jumps"`
+}
+
+// frameSyncReport converts a client's frame-sync counters.
+func frameSyncReport(st client.FrameSyncStats) *FrameSyncReport {
+	r := &FrameSyncReport{
+		First: st.FirstFrame, Current: st.Current, Confirmed: st.Confirmed, Ahead: st.Ahead, Lead: st.Lead,
+		Predicted: st.Predicted, Rollbacks: st.Rollbacks, Resimulated: st.Resimulated,
+		ResimMax: st.MaxResimulated, Stalls: st.Stalls, Resyncs: st.Resyncs,
+		HashChecks: st.HashChecks, Mismatches: st.Mismatches, Desync: st.Diff,
+		FrameMessages: st.FrameMessages, WholeStates: st.WholeStates, Requests: st.Requests,
+		ClockJumps: st.ClockJumps,
+	}
+	if st.Rollbacks > 0 {
+		r.ResimMean = float64(st.Resimulated) / float64(st.Rollbacks)
+	}
+	return r
 }
 
 // ChatDelay summarizes chat delivery delays in milliseconds, by nearest
@@ -275,6 +322,9 @@ func (r *Runner) report() *Report {
 			cr.FramesExtrapolated = uint64(p.cgStats.extrapolated)
 		}
 		cr.Failed = !cr.Connected || kind == client.DropError
+		if fs, ok := p.c.FrameSyncStats(); ok {
+			cr.FrameSync = frameSyncReport(fs)
+		}
 		hs := p.c.HashStats()
 		cr.HashesChecked, cr.HashesUnchecked, cr.HashDivergences = hs.Checked, hs.Unchecked, hs.Divergences
 		if hs.Divergences > 0 {

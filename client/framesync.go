@@ -1,0 +1,395 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+
+	"tremor/bg"
+	"tremor/common/proto"
+	"tremor/game"
+	"tremor/game/framesync"
+	"tremor/net/infostr"
+	"tremor/net/msg"
+)
+
+// Frame sync on the client (sv_netmodel framesync, seed 003,
+// docs/framesync.md): the server sends each frame's inputs instead of
+// snapshots, and the client runs the game itself in a framesync.Sync —
+// the same game.Arena the server runs — predicting the frames the server
+// has not confirmed with its own input and the others' last ones, rolling
+// back when a confirmed frame differs, and stalling rather than predict
+// more than cl_maxPredictionFrames ahead. Each frame the Sync runs is
+// handed to cgame as a snapshot of the client's own simulation, so the
+// drawing, the sounds and the HUD are the same in both models.
+//
+// The client's clock runs its frames ahead of the server's by about the
+// round trip and a margin, so that its input for a frame reaches the
+// server before the server runs that frame: the server reports with
+// every frames message how many frames ahead of its last frame the
+// client's newest input was (the input lead), and the clock runs a
+// little faster or slower to keep it at FrameLeadTarget.
+
+// Frame-sync clock constants.
+const (
+	// FrameLeadTarget is the input lead, in frames, the clock aims for:
+	// the client's input arrives this many frames before the server
+	// runs its frame, a margin for jitter.
+	FrameLeadTarget = 2
+	// frameLeadJump is the lead error, in frames, past which the clock
+	// jumps instead of running faster or slower.
+	frameLeadJump = 6
+	// frameLeadCooldown is how long, in ms, the clock ignores the lead
+	// after a jump: the leads that follow were measured before it.
+	frameLeadCooldown = 500
+	// maxFramesPerClientFrame bounds the frames one client frame runs
+	// when it catches up.
+	maxFramesPerClientFrame = 8
+	// frameRequestMsec is the least time between two frame requests.
+	frameRequestMsec = 100
+	// firstWholeWaitMsec is how long after the gamestate the client
+	// waits for its first whole state before it asks for one.
+	firstWholeWaitMsec = 1000
+)
+
+// frameSync is the client's frame-sync state for one gamestate.
+type frameSync struct {
+	sync   *framesync.Sync
+	frames [framesync.MaxMessageFrames]framesync.Frame // decoding scratch
+	period int32                                       // ms between frames, from the frames received
+
+	clock     int32 // the level time the client's frames run up to
+	clockFrac int32 // thousandths of a ms the speed carried over
+	speed     int32 // thousandths: 1000 is real time
+	cooldown  int32 // realtime until which the lead is ignored
+	lead      int8  // the server's last input lead
+	leads     int   // frames messages received with a lead
+
+	created     int32 // realtime of the gamestate
+	snapNum     int32 // the number of the last frame given to cgame as a snapshot
+	lastRequest int32 // realtime of the last frame request
+	request     proto.FrameRequest
+	wantRequest bool
+	lastDiff    string // the last desync reported
+
+	stats FrameSyncStats
+}
+
+// FrameSyncStats are the client's frame-sync counters beside the Sync's
+// own (Client.FrameSyncStats).
+type FrameSyncStats struct {
+	framesync.SyncStats
+	// Lead is the server's last input lead, in frames.
+	Lead int
+	// FrameMessages counts the frames messages received, Frames the
+	// frames in them (every copy), WholeStates the whole states.
+	FrameMessages, Frames, WholeStates int
+	// Requests counts the frame requests sent.
+	Requests int
+	// ClockJumps counts the clock's jumps on the lead.
+	ClockJumps int
+	// FirstFrame is the frame of the first whole state: the client's
+	// game started there.
+	FirstFrame int32
+	// Speed is the clock's speed in thousandths (1000: real time).
+	Speed int
+}
+
+// startFrameSync begins frame sync for the gamestate just loaded, if the
+// server's serverinfo says it keeps its clients in frame sync.
+func (c *Client) startFrameSync() {
+	c.active.fs = nil
+	if infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], proto.NetModelKey) != proto.NetModelFrameSync {
+		return
+	}
+	sim := framesync.NewSim(c.active.world, game.DefaultConfig())
+	c.active.fs = &frameSync{
+		sync: framesync.NewSync(sim, framesync.SyncConfig{
+			Client:        int(c.conn.gs.ClientNum),
+			States:        c.cfg.RollbackFrames,
+			MaxPrediction: c.cfg.MaxPredictionFrames,
+		}),
+		period:  framesync.DefaultFrameMsec,
+		speed:   1000,
+		created: c.realtime,
+	}
+}
+
+// FrameSync reports whether the current gamestate is in frame sync.
+func (c *Client) FrameSync() bool { return c.active.fs != nil }
+
+// FrameSyncStats returns the frame-sync counters of the current
+// gamestate, or of the last frame-sync gamestate when the current one is
+// not (or there is none); ok is false when there was none.
+func (c *Client) FrameSyncStats() (st FrameSyncStats, ok bool) {
+	fs := c.active.fs
+	if fs == nil {
+		return c.fsLast, c.fsLastOK
+	}
+	st = fs.stats
+	st.SyncStats = fs.sync.Stats()
+	st.Lead, st.Speed = int(fs.lead), int(fs.speed)
+	return st, true
+}
+
+// FrameSyncGame returns the client's own copy of the game in frame sync
+// (nil with snapshots), for reading only.
+func (c *Client) FrameSyncGame() *game.Arena {
+	if c.active.fs == nil {
+		return nil
+	}
+	return c.active.fs.sync.Sim().Game()
+}
+
+// errFrameSyncOp refuses the frame-sync operations in a snapshot
+// gamestate (or before a gamestate), and a client's own in a server
+// message.
+var errFrameSyncOp = errors.New("client: a frame-sync operation outside a frame-sync gamestate")
+
+// FrameRequest refuses a ClcFrameRequest in a server message.
+func (h *serverHandler) FrameRequest(proto.FrameRequest) error { return errFrameSyncOp }
+
+// Frames takes a frames message: every frame goes to the Sync, which
+// confirms and rolls back at the next frame the client runs.
+func (h *serverHandler) Frames(r *msg.Reader, lead int8) error {
+	c := (*Client)(h)
+	fs := c.active.fs
+	if fs == nil {
+		return errFrameSyncOp
+	}
+	n, err := framesync.ReadFrames(r, fs.sync, fs.frames[:])
+	if errors.Is(err, framesync.ErrNoBase) {
+		// Coded from a frame this client no longer holds: ask for the
+		// frames again from the last confirmed one, which it does hold.
+		fs.ask(proto.FrameRequest{From: fs.sync.Confirmed() + 1})
+		return errStop
+	}
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		f := &fs.frames[i]
+		fs.sync.Receive(f)
+		if i > 0 && f.Time > fs.frames[i-1].Time {
+			fs.period = f.Time - fs.frames[i-1].Time
+		}
+	}
+	fs.stats.FrameMessages++
+	fs.stats.Frames += n
+	if n > 0 {
+		// The round trip: from the usercmd packet that carried the newest
+		// frame's input to the frame's arrival, less the frames the input
+		// waited at the server (its lead).
+		newest := &fs.frames[n-1]
+		ping := c.ping(newest.Time)
+		if ping >= 0 {
+			ping = max(0, ping-int32(lead)*fs.period)
+			c.stats.PingSum += uint64(ping)
+			c.stats.PingCount++
+		}
+		if d, ok := c.graph.snapshot(c.realtime, c.arrival, newest.Time, false, false, ping); ok {
+			c.stats.JitterSum += d
+			c.stats.JitterSamples++
+		}
+	}
+	fs.takeLead(c.realtime, lead)
+	return h.goOn()
+}
+
+// WholeState takes a whole-state message: the client's game starts (or
+// starts again) from it. The first one makes the client active.
+func (h *serverHandler) WholeState(r *msg.Reader) error {
+	c := (*Client)(h)
+	fs := c.active.fs
+	if fs == nil {
+		return errFrameSyncOp
+	}
+	first := !fs.sync.Started()
+	loaded, err := fs.sync.LoadWhole(r)
+	if err != nil {
+		return err
+	}
+	if !loaded {
+		return h.goOn()
+	}
+	fs.stats.WholeStates++
+	if first {
+		fs.stats.FirstFrame = fs.sync.Confirmed()
+	}
+	st := fs.sync.Stats()
+	if st.Diff != "" && st.Diff != fs.lastDiff {
+		fs.lastDiff = st.Diff
+		c.logf("framesync: desync found and repaired from the server's whole state: %s", st.Diff)
+	}
+	g := fs.sync.Sim().Game()
+	// Run ahead of the newest frame received by the margin; the lead
+	// the server reports then sets the clock right.
+	fs.clock = g.LevelTime() + (st.Newest-st.Confirmed+FrameLeadTarget+1)*fs.period
+	fs.clockFrac = 0
+	fs.cooldown = c.realtime
+	if first && c.state == Primed {
+		c.active.serverTime = g.LevelTime()
+		c.active.oldServerTime = c.active.serverTime
+		c.publishFrame()
+		c.setState(Active)
+	}
+	return h.goOn()
+}
+
+// ask queues a frame request for the next usercmd packet.
+func (fs *frameSync) ask(req proto.FrameRequest) {
+	fs.request, fs.wantRequest = req, true
+}
+
+// takeLead steers the clock by the input lead the server reported: a
+// jump when it is far from FrameLeadTarget, else a speed a few per cent
+// off real time.
+func (fs *frameSync) takeLead(now int32, lead int8) {
+	fs.lead = lead
+	fs.leads++
+	if now-fs.cooldown < 0 {
+		return
+	}
+	e := int32(FrameLeadTarget) - int32(lead) // frames late
+	switch {
+	case e >= frameLeadJump || e <= -frameLeadJump:
+		fs.clock += e * fs.period
+		fs.cooldown = now + frameLeadCooldown
+		fs.speed = 1000
+		fs.stats.ClockJumps++
+	default:
+		fs.speed = 1000 + 25*e // ±2.5 % a frame of error
+	}
+}
+
+// frameSyncFrame runs the frames due by the client's clock, with input as
+// the player's command of each (CL_CreateNewCommands of frame sync), and
+// sets the render time between the last two.
+func (c *Client) frameSyncFrame(input bg.UserCmd) {
+	fs := c.active.fs
+	if c.state != Active || !fs.sync.Started() {
+		c.checkFrameRequests() // a whole state to start from
+		return
+	}
+	d := c.frameMsec*fs.speed + fs.clockFrac
+	fs.clock += d / 1000
+	fs.clockFrac = d % 1000
+	g := fs.sync.Sim().Game()
+	for range maxFramesPerClientFrame {
+		if g.LevelTime()+fs.period > fs.clock {
+			break
+		}
+		cmd := input
+		if !fs.sync.Advance(&cmd) {
+			// A stall: the game waits for the server, and so does the
+			// clock.
+			fs.clock = min(fs.clock, g.LevelTime()+fs.period)
+			break
+		}
+		c.active.cmdNumber++
+		c.active.cmds[c.active.cmdNumber&CmdMask] = cmd
+		c.publishFrame()
+	}
+	if fs.clock > g.LevelTime()+maxFramesPerClientFrame*fs.period {
+		fs.clock = g.LevelTime() + maxFramesPerClientFrame*fs.period // far behind: do not run away
+	}
+	// Draw between the last two frames run.
+	t := min(fs.clock-fs.period, g.LevelTime())
+	t = max(t, c.active.oldServerTime)
+	c.active.serverTime, c.active.oldServerTime = t, t
+	c.checkFrameRequests()
+}
+
+// checkFrameRequests queues the request the Sync needs: a whole state
+// (before the first, after a hash mismatch, or when its frames have left
+// the server), or the frames it misses.
+func (c *Client) checkFrameRequests() {
+	fs := c.active.fs
+	if frame, ok := fs.sync.WantWhole(); ok {
+		// The server sends the first whole state unasked when the client
+		// enters the game: ask only when it is late, or two would come.
+		if fs.sync.Started() || c.realtime-fs.created >= firstWholeWaitMsec {
+			fs.ask(proto.FrameRequest{From: frame, Whole: true})
+		}
+	} else if from, _, ok := fs.sync.Missing(); ok && fs.sync.Stats().Newest-from > FrameLeadTarget {
+		// A frame missing behind newer ones is lost, not late.
+		fs.ask(proto.FrameRequest{From: from})
+	}
+	if st := fs.sync.Stats(); st.Diff != "" && st.Diff != fs.lastDiff {
+		fs.lastDiff = st.Diff
+		c.logf("framesync: desync: %s", st.Diff)
+	}
+}
+
+// writeFrameRequest adds the queued frame request to the usercmd packet
+// being written, at most one every frameRequestMsec.
+func (c *Client) writeFrameRequest(w *msg.Writer) {
+	fs := c.active.fs
+	if fs == nil || !fs.wantRequest || c.realtime-fs.lastRequest < frameRequestMsec {
+		return
+	}
+	proto.WriteFrameRequest(w, fs.request)
+	fs.wantRequest = false
+	fs.lastRequest = c.realtime
+	fs.stats.Requests++
+}
+
+// frameSyncCmdCount returns how many of the newest usercmds a packet
+// carries in frame sync: those of every frame the server has not
+// confirmed, which it may not have had (inputs ride until acknowledged).
+func (c *Client) frameSyncCmdCount() int32 {
+	fs := c.active.fs
+	n := fs.sync.Current() - fs.sync.Confirmed()
+	return max(0, min(n, proto.MaxPacketUsercmds, c.active.cmdNumber))
+}
+
+// publishFrame hands the frame the Sync is at to cgame as a snapshot:
+// the player's state and every entity in the world but its own.
+func (c *Client) publishFrame() {
+	fs := c.active.fs
+	g := fs.sync.Sim().Game()
+	fs.snapNum++
+	num := fs.snapNum
+	first, phys := c.entityRegion()
+	ents := c.parseEnts[phys:phys]
+	self := int(c.conn.gs.ClientNum)
+	for i := 0; i < g.NumEntities() && i < proto.EntityEnd; i++ {
+		e := g.Entity(i)
+		if !e.Linked || e.SvFlags&game.SvfNoClient != 0 || i == self {
+			continue
+		}
+		if len(ents) == proto.MaxSnapshotEntities {
+			break
+		}
+		ents = append(ents, e.S)
+		ents[len(ents)-1].Number = int32(i)
+	}
+	ps := g.PlayerState(self)
+	s := &c.active.snapshots[num&proto.PacketMask]
+	*s = snapshot{
+		valid:       true,
+		usable:      true,
+		messageNum:  num,
+		deltaNum:    -1,
+		serverTime:  g.LevelTime(),
+		step:        fs.period,
+		serverCmd:   c.conn.serverCommandSequence,
+		firstEntity: first,
+		numEntities: len(ents),
+		ps:          *ps,
+		arrived:     c.realtime,
+		ping:        -1,
+	}
+	c.active.parseEntNum = first + int64(len(ents))
+	c.active.snap = *s
+	c.active.newSnapshots = true
+}
+
+// frameSyncString describes the frame-sync state in one line, for the
+// console.
+func (st FrameSyncStats) String() string {
+	return fmt.Sprintf("frame %d, confirmed %d (%d ahead), lead %d, rollbacks %d (%d frames, most %d), stalls %d, resyncs %d, hash checks %d, mismatches %d",
+		st.Current, st.Confirmed, st.Ahead, st.Lead, st.Rollbacks, st.Resimulated, st.MaxResimulated, st.Stalls, st.Resyncs, st.HashChecks, st.Mismatches)
+}
+
+// errFrameSyncSnapshot refuses a snapshot in a frame-sync gamestate.
+var errFrameSyncSnapshot = errors.New("client: a snapshot in a frame-sync gamestate")

@@ -1,0 +1,109 @@
+package headless_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"strings"
+	"testing"
+	"time"
+
+	"tremor/client"
+	"tremor/client/headless"
+	"tremor/common/proto"
+	"tremor/server"
+)
+
+var frameSyncSoak = flag.Duration("framesync.soak", 0, "run the long frame-sync soak for this long (make framesync-soak)")
+
+// frameSyncNet is the frame-sync soak's network, both ways: 5 % loss and
+// 40 ms of jitter on 40 ms of delay.
+var frameSyncNet = struct {
+	loss          int
+	delay, jitter time.Duration
+}{5, 40 * time.Millisecond, 40 * time.Millisecond}
+
+// TestFrameSyncSoak runs a server in sv_netmodel framesync with four
+// bots and four headless clients over a lossy, jittery link both ways:
+// every client runs the game itself from the frames, rolls back and
+// checks the server's state hash every sv_frameHashEvery frames. No hash
+// may differ, every client must confirm frames to the end, and every
+// chat line must arrive once and in order. The short version runs in
+// every `go test`; -framesync.soak=DURATION (make framesync-soak) the
+// long one.
+func TestFrameSyncSoak(t *testing.T) {
+	duration := 20 * time.Second
+	if *frameSyncSoak > 0 {
+		duration = *frameSyncSoak
+	} else if testing.Short() {
+		t.Skip("20 s of real time")
+	}
+	const clients = 4
+	cfg := server.DefaultConfig()
+	cfg.Seed = 27
+	cfg.NetModel = proto.NetModelFrameSync
+	cfg.PacketLoss = frameSyncNet.loss
+	cfg.PacketDelay = int(frameSyncNet.delay / time.Millisecond)
+	cfg.PacketJitter = int(frameSyncNet.jitter / time.Millisecond)
+	cfg.Game.TimeLimit = 0 // one match for the whole run
+	cfg.Game.FragLimit = 0
+	ts := startServer(t, cfg, "arena2", 4)
+	r := headless.New(headless.Config{
+		Server:    ts.srv.Addr(),
+		Clients:   clients,
+		Duration:  duration,
+		ChatEvery: time.Second,
+		Seed:      9,
+		Client: client.Config{
+			PacketLoss:   float64(frameSyncNet.loss),
+			PacketDelay:  frameSyncNet.delay,
+			PacketJitter: frameSyncNet.jitter,
+			ConnectTries: 10,
+		},
+	})
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReport(t, rep, clients)
+	newest := int32(0)
+	for _, c := range rep.Clients {
+		if c.FrameSync != nil {
+			newest = max(newest, c.FrameSync.Confirmed)
+		}
+	}
+	for _, c := range rep.Clients {
+		fs := c.FrameSync
+		if fs == nil {
+			t.Errorf("client %d: no frame-sync counters: it ran with snapshots", c.Client)
+			continue
+		}
+		b, _ := json.Marshal(fs)
+		t.Logf("client %d: down %.0f B/s, up %.0f B/s, %s", c.Client,
+			float64(c.BytesDown)/c.DurationS, float64(c.BytesUp)/c.DurationS, b)
+		if fs.Mismatches != 0 || fs.Desync != "" {
+			t.Errorf("client %d: %d hash mismatches: %s", c.Client, fs.Mismatches, fs.Desync)
+		}
+		// A hash every sv_frameHashEvery (5) frames from the first
+		// whole state to the last confirmed frame.
+		if want := (fs.Confirmed-fs.First)/5 - 1; int32(fs.HashChecks) < want {
+			t.Errorf("client %d: %d hashes checked from frame %d to %d, want at least %d", c.Client, fs.HashChecks, fs.First, fs.Confirmed, want)
+		}
+		if fs.Rollbacks == 0 || fs.Resimulated < fs.Rollbacks {
+			t.Errorf("client %d: %d rollbacks, %d frames run again: bots change their inputs every frame", c.Client, fs.Rollbacks, fs.Resimulated)
+		}
+		// Up to the end: the last frame confirmed is within two seconds
+		// of the newest any client saw.
+		if fs.Confirmed < newest-40 {
+			t.Errorf("client %d: confirmed frame %d at the end, the newest was %d", c.Client, fs.Confirmed, newest)
+		}
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, d := range ts.drops {
+		if !strings.HasSuffix(d, ": disconnected") {
+			t.Errorf("server dropped a client: %s", d)
+		}
+	}
+	logReport(t, rep)
+}
