@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"tremor/bg"
 	"tremor/common/proto"
@@ -28,6 +29,11 @@ import (
 // every frames message how many frames ahead of its last frame the
 // client's newest input was (the input lead), and the clock runs a
 // little faster or slower to keep it at FrameLeadTarget.
+
+// FrameHashEveryKey is the serverinfo key of sv_frameHashEvery: the
+// client hashes the frames whose number is a multiple of it as it runs
+// them, for the server's hashes to check.
+const FrameHashEveryKey = "sv_frameHashEvery"
 
 // Frame-sync clock constants.
 const (
@@ -101,12 +107,15 @@ func (c *Client) startFrameSync() {
 	if infostr.ValueForKey(c.conn.gs.Configstrings[bg.CSServerInfo], proto.NetModelKey) != proto.NetModelFrameSync {
 		return
 	}
+	info := c.conn.gs.Configstrings[bg.CSServerInfo]
+	hashEvery, _ := strconv.Atoi(infostr.ValueForKey(info, FrameHashEveryKey))
 	sim := framesync.NewSim(c.active.world, game.DefaultConfig())
 	c.active.fs = &frameSync{
 		sync: framesync.NewSync(sim, framesync.SyncConfig{
 			Client:        int(c.conn.gs.ClientNum),
 			States:        c.cfg.RollbackFrames,
 			MaxPrediction: c.cfg.MaxPredictionFrames,
+			HashEvery:     int32(hashEvery), // 0 (none announced): framesync's default
 		}),
 		period:  framesync.DefaultFrameMsec,
 		speed:   1000,

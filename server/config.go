@@ -182,7 +182,7 @@ func bindCvars(v *console.Vars, c *Config) {
 	v.BoolVar(&c.AllowDownload, "sv_allowDownload", true, a|r, "send clients the map they lack")
 	v.StringVar(&c.Reliable, "sv_reliable", ReliableClient, a|r, "carrier of reliable commands: client (each client's cl_reliable), q3 (Quake III's rings for all) or acks (messages by id over packet acks for all); from each client's next gamestate")
 	v.StringVar(&c.NetModel, "sv_netmodel", proto.NetModelSnapshots, si|l|r, "how clients keep the game: snapshots (Quake III's delta snapshots) or framesync (each frame's inputs, every client runs the game and rolls back); from the next map or map_restart")
-	v.IntVar(&c.FrameHashEvery, "sv_frameHashEvery", 5, 1, 1000, r, "frame sync: every how many frames a frame carries the game's state hash")
+	v.IntVar(&c.FrameHashEvery, "sv_frameHashEvery", 5, 1, 1000, si|l|r, "frame sync: every how many frames a frame carries the game's state hash (its clients hash those frames as they run them); from the next map or map_restart")
 	v.IntVar(&c.ResendMsec, "sv_resendMsec", 100, 10, 1000, a|r, "acks carrier: ms a server command waits before it is sent again (one smoothed round trip if shorter); the client's is net_resendMsec")
 	v.IntVar(&c.WebPort, "sv_webPort", -1, -1, 65535, 0, "TCP port for browser players: the page and WebRTC signalling (-1: the UDP game port's number, 0: off; not settable through rcon)")
 	v.StringVar(&c.WebDir, "sv_webDir", "", 0, "folder of the browser build served to browsers (empty: web beside the program, else build/web; not settable through rcon)")
