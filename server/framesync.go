@@ -103,7 +103,7 @@ func (s *Server) writeFrames(c *client, w *msg.Writer, frame *clientSnapshot) {
 	}
 	from := c.fs.acked + 1
 	var base *framesync.Frame
-	if c.fs.acked > 0 && !c.fs.noBase && c.fs.acked != c.fs.wholeAt {
+	if c.fs.acked > 0 && !c.fs.noBase {
 		if b, ok := rec.Frame(c.fs.acked); ok {
 			base = b
 		}
@@ -111,23 +111,34 @@ func (s *Server) writeFrames(c *client, w *msg.Writer, frame *clientSnapshot) {
 	c.fs.noBase = false
 	// A whole state goes once when the client enters the game, and again
 	// when it asks (its first was lost, its hash differed, its frames left
-	// the buffer); then frames follow from it.
+	// the buffer). The frames from the whole state's own frame on go
+	// ahead of it: the client predicts the frame after from that frame's
+	// inputs, and decodes the next message's frames from its newest.
+	whole := false
 	if c.fs.acked == 0 && c.fs.wholeAt == 0 || c.fs.needWhole || c.fs.acked > 0 && newest-c.fs.acked >= framesync.FrameBuffer-1 {
-		w.WriteUint8(proto.SvcWholeState)
-		wf, ok := rec.AppendWholeState(w, c.fs.wantWhole)
+		wf, ok := rec.WholeStateFrame(c.fs.wantWhole)
 		if !ok {
-			return // cannot happen past the first hash frame; the client refuses the message
+			return
 		}
+		whole, from, base = true, wf, nil
+	}
+	if from <= newest {
+		s.writeFrameRun(c, w, frame, base, from, newest)
+	}
+	if whole {
+		w.WriteUint8(proto.SvcWholeState)
+		wf, _ := rec.AppendWholeState(w, c.fs.wantWhole)
 		c.fs.needWhole, c.fs.wantWhole = false, 0
 		c.fs.wholeSent++
-		// The client holds frame wf as a state, not as a frame it
-		// received: the frames after it go without a base.
-		from, base = wf+1, nil
-		frame.frame, c.fs.wholeAt = wf, wf
+		c.fs.wholeAt = wf
+		frame.frame = max(frame.frame, wf)
 	}
-	if from > newest {
-		return
-	}
+}
+
+// writeFrameRun writes an SvcFrames of the frames from..newest (at most
+// framesync.MaxMessageFrames), coded from base (nil: from nothing).
+func (s *Server) writeFrameRun(c *client, w *msg.Writer, frame *clientSnapshot, base *framesync.Frame, from, newest int32) {
+	rec := s.sv.fs
 	last := min(newest, from+framesync.MaxMessageFrames-1)
 	frames := s.fsFrames[:0]
 	for n := from; n <= last; n++ {

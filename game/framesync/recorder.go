@@ -500,6 +500,28 @@ func (r *Recorder) applyPings() {
 // newest it keeps, and returns that frame; ok is false, and nothing is
 // written, before the first hash frame.
 func (r *Recorder) AppendWholeState(w *msg.Writer, want int32) (frame int32, ok bool) {
+	s := r.savedFor(want)
+	if s == nil {
+		return 0, false
+	}
+	AppendWhole(w, s.frame, s.st)
+	return s.frame, true
+}
+
+// WholeStateFrame returns the frame AppendWholeState(w, want) would
+// write, so that an engine can send that frame's inputs ahead of it (the
+// client then predicts the next frame from them); ok as AppendWholeState.
+func (r *Recorder) WholeStateFrame(want int32) (frame int32, ok bool) {
+	s := r.savedFor(want)
+	if s == nil {
+		return 0, false
+	}
+	return s.frame, true
+}
+
+// savedFor returns the saved state of frame want, else the newest, else
+// nil.
+func (r *Recorder) savedFor(want int32) *savedState {
 	var best *savedState
 	for i := range r.saved {
 		s := &r.saved[i]
@@ -507,18 +529,13 @@ func (r *Recorder) AppendWholeState(w *msg.Writer, want int32) (frame int32, ok 
 			continue
 		}
 		if s.frame == want {
-			best = s
-			break
+			return s
 		}
 		if best == nil || s.frame > best.frame {
 			best = s
 		}
 	}
-	if best == nil {
-		return 0, false
-	}
-	AppendWhole(w, best.frame, best.st)
-	return best.frame, true
+	return best
 }
 
 // recEngine is the engine the Recorder's game talks to: the server's,
