@@ -246,6 +246,11 @@ func (g *game) addCommands() {
 		g.stopClassroom()
 		g.menu.OpenMain()
 	})
+	t.AddCommand("reconnect", "join the last server again: a new connection, whose gamestate applies a cl_reliable change (after disconnect, the last server connect joined)", func(*cmdargs.Args) {
+		if err := g.sess.Reconnect(); err != nil {
+			t.Printf("%v\n", err)
+		}
+	})
 	t.AddCommand("killserver", "stop the local server and leave its match (the menu's Play starts a new one after it)", func(*cmdargs.Args) {
 		g.sess.Disconnect()
 		g.stopClassroom()

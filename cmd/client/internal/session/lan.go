@@ -75,5 +75,18 @@ func (s *Session) Connect(addr string) error {
 	if err != nil {
 		return err
 	}
-	return s.ConnectConn(conn, to)
+	if err := s.ConnectConn(conn, to); err != nil {
+		return err
+	}
+	s.lastServer = addr
+	return nil
+}
+
+// reconnectLast joins again, over a new socket, the server the last
+// connect joined (reconnect after disconnect).
+func (s *Session) reconnectLast() error {
+	if s.lastServer == "" {
+		return errNoServer
+	}
+	return s.Connect(s.lastServer)
 }

@@ -12,6 +12,10 @@ import (
 // loopback, and bots.
 func bindLANCvars(*console.Vars, *Config) {}
 
+// reconnectLast refuses: after disconnect the browser build has no
+// channel to the last server, which connect opens again.
+func (s *Session) reconnectLast() error { return errNoServer }
+
 // openLAN returns local: in a browser the local server has no LAN port.
 func (s *Session) openLAN(local netchan.Conn) (netchan.Conn, netip.AddrPort) {
 	return local, netip.AddrPort{}

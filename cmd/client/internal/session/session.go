@@ -58,6 +58,9 @@ type Session struct {
 
 	c  *client.Client
 	pb *client.Playback // a demo playing, instead of c
+	// lastServer is the address the last connect joined, for a
+	// reconnect after disconnect (reconnect.go).
+	lastServer string
 
 	cfg      Config        // the cvars' values (cvars.go)
 	vars     *console.Vars // their binding
