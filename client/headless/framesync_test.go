@@ -107,3 +107,50 @@ func TestFrameSyncSoak(t *testing.T) {
 	}
 	logReport(t, rep)
 }
+
+// TestNetModelSwitch switches a running server from snapshots to frame
+// sync and back with map_restart, as a teacher does in class: the
+// clients stay connected, run the frames in between (with every hash
+// checked) and go back to snapshots, and no chat line is lost.
+func TestNetModelSwitch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("12 s of real time")
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = 28
+	ts := startServer(t, cfg, "arena1", 2)
+	r := headless.New(headless.Config{
+		Server:    ts.srv.Addr(),
+		Clients:   2,
+		Duration:  12 * time.Second,
+		ChatEvery: 500 * time.Millisecond,
+		Seed:      4,
+	})
+	go func() {
+		time.Sleep(4 * time.Second)
+		ts.srv.Exec("set sv_netmodel framesync; map_restart 0")
+		time.Sleep(4 * time.Second)
+		ts.srv.Exec("set sv_netmodel snapshots; map_restart 0")
+	}()
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logReport(t, rep)
+	checkReport(t, rep, 2)
+	for _, c := range rep.Clients {
+		fs := c.FrameSync
+		if fs == nil {
+			t.Errorf("client %d never ran in frame sync", c.Client)
+			continue
+		}
+		b, _ := json.Marshal(fs)
+		t.Logf("client %d: gamestates %d, snapshots %d, frame sync %s", c.Client, c.Gamestates, c.Snapshots, b)
+		if fs.Mismatches != 0 || fs.HashChecks < 10 { // 4 s: 80 frames, a hash every 5
+			t.Errorf("client %d: %d of %d hash checks failed", c.Client, fs.Mismatches, fs.HashChecks)
+		}
+		if c.Gamestates < 3 || c.Snapshots < 100 {
+			t.Errorf("client %d: %d gamestates, %d snapshots: the model did not switch both ways", c.Client, c.Gamestates, c.Snapshots)
+		}
+	}
+}
