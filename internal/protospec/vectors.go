@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"tremor/bg"
@@ -146,14 +147,17 @@ type scrambleInfo struct {
 // of the server's messages.
 type session struct {
 	scramble bool
-	now      int32
-	srv      *server.Server
-	sconn    *capture
-	cconn    *capture
-	ch       *netchan.Chan
-	insp     *inspect.Inspector
-	tag      string
-	records  []record
+	// acks is the acks session's client carrier (acks.go), nil in the
+	// sessions on the rings.
+	acks    *acksClient
+	now     int32
+	srv     *server.Server
+	sconn   *capture
+	cconn   *capture
+	ch      *netchan.Chan
+	insp    *inspect.Inspector
+	tag     string
+	records []record
 
 	challenge     int32
 	serverID      int32
@@ -191,6 +195,17 @@ func (s *session) fail(step string) error {
 		return fmt.Errorf("%w: %s; first: %s", errVector, step, s.firstErr)
 	}
 	return fmt.Errorf("%w: %s", errVector, step)
+}
+
+// newAcksSession starts the server for the acks session, sv_scramble 0,
+// its client asking for the acks carrier.
+func newAcksSession() (*session, error) {
+	s, err := newSession(false)
+	if err != nil {
+		return nil, err
+	}
+	s.acks = &acksClient{sentIn: map[uint16][]uint16{}}
+	return s, nil
 }
 
 // newSession starts the server with sv_scramble set as scramble.
@@ -312,6 +327,9 @@ func (s *session) serverBody(r *record) {
 			continue
 		}
 		s.lastServerMsg = m
+		if s.acks != nil {
+			s.acks.serverOps(m, seq)
+		}
 		for _, op := range m.Ops {
 			switch {
 			case op.Command != nil && op.Name == inspect.OpServerCommand:
@@ -384,6 +402,9 @@ func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
 	})
 	for i := s.reliableAcked() + 1; i <= s.reliableSeq; i++ {
 		proto.WriteClientCommand(w, i, s.reliableCmds[i&(proto.MaxReliableCommands-1)])
+	}
+	if s.acks != nil && s.acks.on {
+		s.acks.write(w, s.ch.OutgoingSequence(), s.now)
 	}
 	if len(cmds) > 0 {
 		text := s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)]
@@ -473,6 +494,12 @@ func (s *session) run() error {
 		{"qport", strconv.Itoa(VectorQport)},
 		{"challenge", strconv.Itoa(int(s.challenge))},
 	} {
+		if kv[0] == "challenge" && s.acks != nil {
+			var err error
+			if info, err = infostr.SetValueForKey(info, proto.ReliableKey, proto.ReliableAcks); err != nil {
+				return err
+			}
+		}
 		var err error
 		if info, err = infostr.SetValueForKey(info, kv[0], kv[1]); err != nil {
 			return err
@@ -510,8 +537,11 @@ func (s *session) run() error {
 		return s.fail("no full snapshot")
 	}
 	// Usercmds that allow a delta, and the client's first reliable
-	// command.
+	// command: on the acks carrier its first two, by id.
 	s.tag = "5-command"
+	if s.acks != nil {
+		return s.runAcks()
+	}
 	s.reliableSeq++
 	s.reliableCmds[s.reliableSeq&(proto.MaxReliableCommands-1)] = VectorCommand
 	t = s.srv.Time()
@@ -681,4 +711,44 @@ func (o observeEnd) Observe(e proto.Event) {
 	if e.Part == o.part {
 		*o.end = e.End
 	}
+}
+
+// runAcks plays the acks session from its step 5: the client's two
+// commands by id in one block with usercmds that allow a delta, the
+// server's answer, which brings the chat lines by id and acknowledges
+// the client's packet, and the client's message acknowledging it.
+func (s *session) runAcks() error {
+	for _, c := range VectorAcksCommands {
+		s.acks.queue(c)
+	}
+	t := s.srv.Time()
+	if err := s.sendMessage([]bg.UserCmd{
+		{ServerTime: t - 32, Aim: 0x4010, RightMove: 127},
+		{ServerTime: t - 16, Aim: 0x4020, RightMove: 127, UpMove: -127},
+		{ServerTime: t, Aim: 0x4020, UpMove: -127, Weapon: 1},
+	}, false); err != nil {
+		return err
+	}
+	s.tag = "6-messages"
+	if !s.frames(1000, s.lastHas(func(op *inspect.Op) bool {
+		if op.Name != inspect.OpMessages {
+			return false
+		}
+		for _, m := range op.Sub {
+			for _, f := range m.Fields {
+				if strings.Contains(f.Value, "Vector: Grüße") {
+					return true
+				}
+			}
+		}
+		return false
+	})) {
+		return s.fail("no server message with the chat lines by id")
+	}
+	if len(s.acks.pending) != 0 {
+		return s.fail("the client's commands by id were not acknowledged")
+	}
+	s.tag = "7-ack"
+	t = s.srv.Time()
+	return s.sendMessage([]bg.UserCmd{{ServerTime: t, Aim: 0x4020, Weapon: 1}}, false)
 }
