@@ -224,6 +224,20 @@ type ClientInfo struct {
 	// gamestate's message). Both are counted as the messages are
 	// written, before sv_packetloss.
 	ReliableBits, AckBits int64
+	// FrameSync holds the connection's frame-sync counters when the map
+	// runs in sv_netmodel framesync; nil with snapshots.
+	FrameSync *FrameSyncInfo
+}
+
+// FrameSyncInfo is what the server did of frame sync for one client
+// (framesync.go).
+type FrameSyncInfo struct {
+	Acked         int32 // the newest frame the client surely holds
+	FramesSent    int   // frames sent, every copy counted
+	FrameMessages int   // messages that carried frames
+	WholeStates   int   // whole states sent
+	Requests      int   // frame requests received
+	InputLead     int32 // frames its newest input was ahead at the last frame
 }
 
 // connected reports whether the slot holds a client that has a

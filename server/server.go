@@ -681,6 +681,17 @@ func (s *Server) Game() game.Game {
 	return s.sv.game
 }
 
+// FrameSyncStats returns the counters of the frame-sync Recorder of the
+// running map (what it did with the clients' inputs) and its newest
+// frame; ok is false with snapshots. Call it on the server goroutine
+// (through Do while Run runs).
+func (s *Server) FrameSyncStats() (st framesync.RecorderStats, newest int32, ok bool) {
+	if s.sv == nil || s.sv.fs == nil {
+		return st, 0, false
+	}
+	return s.sv.fs.Stats(), s.sv.fs.Newest(), true
+}
+
 // Config returns the settings in force.
 func (s *Server) Config() Config { return s.cfg }
 
@@ -720,6 +731,12 @@ func (s *Server) clientInfo(c *client) ClientInfo {
 	}
 	if c.byID() {
 		ci.Reliable = proto.ReliableAcks
+	}
+	if s.sv != nil && s.sv.fs != nil {
+		ci.FrameSync = &FrameSyncInfo{
+			Acked: c.fs.acked, FramesSent: c.fs.framesSent, FrameMessages: c.fs.frameMessages,
+			WholeStates: c.fs.wholeSent, Requests: c.fs.requests, InputLead: s.sv.fs.InputLead(c.num),
+		}
 	}
 	if s.sv != nil && s.sv.game.Connected(c.num) {
 		ci.Name = s.sv.game.ClientName(c.num)
