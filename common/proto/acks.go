@@ -12,17 +12,15 @@ import (
 // The acks carrier: seed 001's packet acks and reliable messages by id
 // (package reliable) beside Quake III's command rings. A connection uses
 // it when the client asks for it in its userinfo (ReliableKey) and the
-// server agrees (sv_reliable); the server decides at the client's first
-// gamestate and keeps the choice for the connection. Its messages then
-// carry two more operations, numbered after SvcStateHash and ClcEOF so
-// that no older code moves:
+// server agrees (sv_reliable); the server decides at every gamestate it
+// sends the client, and both ends switch at the gamestate's message
+// (docs/protocol.md 6.7). Its messages then carry more operations,
+// numbered after SvcStateHash and ClcEOF so that no older code moves:
 //
-//   - SvcAck / ClcAck, first in every message of the connection from the
-//     server's decision on: ack, the low 16 bits of the newest netchan
-//     sequence received from the other side, and ackBits, bit n set when
-//     the message ack-n arrived (reliable.AckBits of them). A client
-//     learns the server chose acks from the first message that carries
-//     one.
+//   - SvcAck / ClcAck, first in every message while the connection has
+//     the carrier: ack, the low 16 bits of the newest netchan sequence
+//     received from the other side, and ackBits, bit n set when the
+//     message ack-n arrived (reliable.AckBits of them).
 //   - SvcMessages / ClcMessages: a reliable.Messages block of reliable
 //     commands, each with its 16-bit message id. Server commands go there
 //     instead of the server command ring, client commands instead of the
@@ -30,17 +28,17 @@ import (
 //     was not acked and it was not sent for the resend interval
 //     (net_resendMsec), and the receiver delivers them in id order,
 //     exactly once.
-//   - SvcMessageBase, after the SvcGamestate of a gamestate message: the
-//     id the server's messages go on from. The gamestate supersedes the
-//     server commands before it (as the ring's CommandSequence does):
-//     the server forgets them (reliable.Messages.Supersede) and the
-//     client skips to the id (SkipTo), so that no command from before a
-//     map change is run after its gamestate.
+//   - SvcMessageBase, after the SvcAck of a gamestate's message on the
+//     carrier: the oldest id the server still waits on, which the client
+//     skips to (SkipTo); a gamestate's message without it puts the
+//     connection back on the rings. The gamestate's message carries
+//     every server command still waiting, ahead of the gamestate, so
+//     that the commands from before a map change run before it.
 //
 // The rings' acknowledges (the server's reliableAcknowledge, the
-// client's) stay in the headers, and a ring command sent before the
-// switch goes on until acknowledged; a client holds its new commands
-// back until its ring is empty, so that its commands keep their order
+// client's) stay in the headers; commands left on the carrier a
+// gamestate switched from go on there until acknowledged, and each end
+// holds its new commands back until then, so that they keep their order
 // across the switch.
 const (
 	// SvcAck is a server message's packet acks.
