@@ -16,8 +16,10 @@ var nudges atomic.Uint64
 func init() { nudges.Store(rand.Uint64()) }
 
 // InjectNonDeterminism plants a deliberate non-determinism in the game.
-// It exists only to prove that the state hash and DiffState catch one
-// (frame sync's tests and game's own): never call it outside a test.
+// It exists only to prove that the state hash and DiffState catch one:
+// frame sync's tests and game's own, and the server's desync command,
+// which shows a class the check at work. A game with no reason to part
+// from its copies must never call it.
 //
 // The first RunFrame that reaches atTime ends by changing the world by an
 // amount the inputs do not decide: the lowest-numbered missile in flight

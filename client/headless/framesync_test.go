@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,60 @@ func TestNetModelSwitch(t *testing.T) {
 		if c.Gamestates < 3 || c.Snapshots < 100 {
 			t.Errorf("client %d: %d gamestates, %d snapshots: the model did not switch both ways", c.Client, c.Gamestates, c.Snapshots)
 		}
+	}
+}
+
+// TestFrameSyncDesync plants a deliberate non-determinism in a frame-sync
+// server's game with its desync command: the client's state hash must
+// catch it at that frame, name the entity and field from the server's
+// whole state of the frame, resynchronise, and agree again afterwards.
+func TestFrameSyncDesync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("8 s of real time")
+	}
+	cfg := server.DefaultConfig()
+	cfg.Seed = 29
+	cfg.NetModel = proto.NetModelFrameSync
+	cfg.FrameHashEvery = 1 // caught at its very frame
+	ts := startServer(t, cfg, "arena2", 3)
+	r := headless.New(headless.Config{
+		Server:   ts.srv.Addr(),
+		Clients:  1,
+		Duration: 8 * time.Second,
+		Seed:     5,
+	})
+	go func() {
+		time.Sleep(4 * time.Second)
+		ts.srv.Exec("desync")
+	}()
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := rep.Clients[0].FrameSync
+	if fs == nil {
+		t.Fatal("the client ran no frame sync")
+	}
+	b, _ := json.Marshal(fs)
+	t.Logf("%s", b)
+	want := "desync: the server's game parts from its clients' at time "
+	log := ts.log.String()
+	i := strings.Index(log, want)
+	if i < 0 {
+		t.Fatalf("no desync in the server's log:\n%s", log)
+	}
+	var at, frame int32
+	if _, err := fmt.Sscanf(log[i+len(want):], "%d (frame %d)", &at, &frame); err != nil {
+		t.Fatalf("server log %q: %v", log[i:i+80], err)
+	}
+	if fs.Mismatches != 1 || fs.Resyncs != 1 {
+		t.Errorf("%d mismatches, %d resyncs: want the one desync caught and repaired once", fs.Mismatches, fs.Resyncs)
+	}
+	prefix := fmt.Sprintf("frame %d: ", frame)
+	if !strings.HasPrefix(fs.Desync, prefix) || !strings.Contains(fs.Desync, " is ") || !strings.Contains(fs.Desync, ", other has ") {
+		t.Errorf("desync named %q, want the entity and field at frame %d", fs.Desync, frame)
+	}
+	if fs.HashChecks < 100 {
+		t.Errorf("%d hash checks: the hashes stopped after the resync", fs.HashChecks)
 	}
 }
