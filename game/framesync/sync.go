@@ -67,6 +67,35 @@ type SyncStats struct {
 	TooFar     int // frames received further ahead than the ring holds
 }
 
+// TrailFrames is the most frames a Rollback keeps the positions of.
+const TrailFrames = 32
+
+// Positions is where the players stood after a frame: Origin[n] for each
+// client n whose bit is set in Present (the clients whose input the frame
+// ran: the players in the game, humans and bots).
+type Positions struct {
+	Present uint64
+	Origin  [bg.MaxClients]bg.Vec
+}
+
+// Rollback is a Sync's last rollback, kept to be shown (the classroom's
+// ghost trail): the frames it ran again and where every player stood
+// after each of them, as first predicted (Before) and as run again
+// (After). Frames From..Confirmed ran as the server's; the ones after
+// them up to To were predicted again. Only the first TrailFrames frames
+// keep their positions: Before[i] and After[i] are frame From+i, for i
+// below Kept. The Sync fills it in place, without allocating.
+type Rollback struct {
+	// Number counts the rollbacks (Stats().Rollbacks when it happened);
+	// 0: none yet. A new rollback changes it.
+	Number    int
+	From, To  int32
+	Confirmed int32
+	Kept      int
+	Before    [TrailFrames]Positions
+	After     [TrailFrames]Positions
+}
+
 // Sync is a client's rollback machine over a Sim (seed 003's "time
 // machine"): a ring of saved states, the client's own input of each frame,
 // the frames received from the server (out of order, buffered until
@@ -106,6 +135,12 @@ type Sync struct {
 	base  Frame
 	whole *game.State // a whole state being read
 
+	// pos holds where the players stood after each frame run, by ring
+	// slot (posNum: its frame; 0 for none), for the last rollback.
+	pos    []Positions
+	posNum []int32
+	last   Rollback
+
 	stats SyncStats
 }
 
@@ -134,6 +169,7 @@ func NewSync(sim *Sim, cfg SyncConfig) *Sync {
 		hashNum: make([]int32, n), hashes: make([]uint64, n),
 		recv: make([]Frame, n), pred: make([]Frame, n),
 		own: make([]bg.UserCmd, n), ownNum: make([]int32, n),
+		pos: make([]Positions, n), posNum: make([]int32, n),
 		whole: game.NewState(),
 	}
 	for i := range s.states {
@@ -152,6 +188,12 @@ func (s *Sync) Stats() SyncStats {
 	st.Ahead = s.current - s.confirmed
 	return st
 }
+
+// LastRollback returns the last rollback, with where the players stood
+// in the frames it ran again (Number 0: none yet). It is the Sync's own,
+// changed by the next Advance, Confirm or LoadWhole: read it, do not keep
+// it or change it.
+func (s *Sync) LastRollback() *Rollback { return &s.last }
 
 // Started reports whether the Sync has loaded a whole state.
 func (s *Sync) Started() bool { return s.started }
@@ -282,6 +324,7 @@ func (s *Sync) confirm() {
 	} else {
 		old := s.current
 		if resim <= old {
+			s.keepTrail(&s.last.Before, resim, old)
 			s.sim.Load(s.states[s.slot(resim-1)])
 		}
 		for n := resim; n <= last; n++ {
@@ -296,6 +339,9 @@ func (s *Sync) confirm() {
 			s.stats.Rollbacks++
 			s.stats.Resimulated += k
 			s.stats.MaxResimulated = max(s.stats.MaxResimulated, k)
+			s.keepTrail(&s.last.After, resim, old)
+			s.last.Number, s.last.From, s.last.To, s.last.Confirmed = s.stats.Rollbacks, resim, old, last
+			s.last.Kept = min(k, TrailFrames)
 		}
 	}
 	for n := first; n <= last; n++ {
@@ -345,6 +391,12 @@ func (s *Sync) run(n int32, f *Frame) {
 	s.sim.Apply(f)
 	i := s.slot(n)
 	s.sim.Save(s.states[i])
+	g, p := s.sim.g, &s.pos[i]
+	p.Present, s.posNum[i] = f.Present, n
+	for q := f.Present; q != 0; q &= q - 1 {
+		c := bits.TrailingZeros64(q)
+		p.Origin[c] = g.PlayerState(c).Origin
+	}
 	s.stateNum[i], s.stateTime[i] = n, f.Time
 	s.hashNum[i] = 0
 	if n%s.cfg.HashEvery == 0 {
@@ -352,6 +404,24 @@ func (s *Sync) run(n int32, f *Frame) {
 	}
 	s.current = n
 	s.stats.Simulated++
+}
+
+// keepTrail copies where the players stood after frames from..to (as
+// last run) into the first TrailFrames of trail; a frame not run leaves
+// no one.
+func (s *Sync) keepTrail(trail *[TrailFrames]Positions, from, to int32) {
+	for n := from; n <= to && n-from < TrailFrames; n++ {
+		t, i := &trail[n-from], s.slot(n)
+		if s.posNum[i] != n {
+			t.Present = 0
+			continue
+		}
+		t.Present = s.pos[i].Present
+		for q := t.Present; q != 0; q &= q - 1 {
+			c := bits.TrailingZeros64(q)
+			t.Origin[c] = s.pos[i].Origin[c]
+		}
+	}
 }
 
 // hashOf returns the hash of the saved state of frame n (held), hashing
@@ -470,7 +540,7 @@ func (s *Sync) LoadWhole(r *msg.Reader) (loaded bool, err error) {
 	}
 	s.sim.Load(s.whole)
 	for k := range s.stateNum {
-		s.stateNum[k], s.hashNum[k] = 0, 0
+		s.stateNum[k], s.hashNum[k], s.posNum[k] = 0, 0, 0
 	}
 	s.states[i], s.whole = s.whole, s.states[i] // the loaded state is frame n's; the old one becomes scratch
 	s.stateNum[i], s.stateTime[i] = n, s.states[i].LevelTime()

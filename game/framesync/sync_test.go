@@ -378,3 +378,68 @@ func TestNonDeterminismCaught(t *testing.T) {
 		t.Errorf("the difference named is %q: want %q then a missile's Pos.Delta.X or a player's Velocity.X", st.Diff, prefix)
 	}
 }
+
+// A rollback keeps where every player stood in the frames it ran again:
+// before, as predicted (the other still running right), and after, as the
+// server ran them; the first TrailFrames of a longer one.
+func TestSyncRollbackTrail(t *testing.T) {
+	cases := []struct {
+		name              string
+		ahead             int   // frames predicted before the confirmations
+		changeAt          int32 // first frame where the other's input changes (0: never)
+		number            int
+		from, to          int32
+		kept              int
+		maxPred, statesSz int
+	}{
+		{"predicted right", 6, 0, 0, 0, 0, 0, 0, 0},
+		{"wrong from the fourth", 6, 9, 1, 9, 11, 3, 0, 0},
+		{"longer than the trail", 40, 6, 1, 6, 45, TrailFrames, 40, 64},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPair(t, SyncConfig{MaxPrediction: tc.maxPred, States: tc.statesSz})
+			if ran := p.advance(tc.ahead); ran != tc.ahead {
+				t.Fatalf("ran %d frames ahead, want %d", ran, tc.ahead)
+			}
+			server := map[int32]bg.Vec{} // the other player's origin after each frame, on the server
+			last := int32(5 + tc.ahead)
+			for n := int32(6); n <= last; n++ {
+				cmd := bg.UserCmd{RightMove: 127}
+				if tc.changeAt != 0 && n >= tc.changeAt {
+					cmd = bg.UserCmd{RightMove: -127, UpMove: 127}
+				}
+				p.serverFrames(t, 1, cmd)
+				server[n] = p.srv.rec.Game().PlayerState(p.other).Origin
+				p.deliver(n)
+			}
+			p.sync.Confirm()
+			rb := p.sync.LastRollback()
+			if rb.Number != tc.number || rb.From != tc.from || rb.To != tc.to || rb.Kept != tc.kept {
+				t.Fatalf("rollback %d of frames %d..%d, %d kept; want %d of %d..%d, %d kept",
+					rb.Number, rb.From, rb.To, rb.Kept, tc.number, tc.from, tc.to, tc.kept)
+			}
+			if tc.number == 0 {
+				return
+			}
+			if rb.Confirmed != last {
+				t.Errorf("confirmed %d after the rollback, want %d", rb.Confirmed, last)
+			}
+			both := uint64(1)<<p.me | uint64(1)<<p.other
+			for i := range rb.Kept {
+				n := rb.From + int32(i)
+				for _, pos := range []*Positions{&rb.Before[i], &rb.After[i]} {
+					if pos.Present&both != both {
+						t.Fatalf("frame %d: players %#x, want both of %#x", n, pos.Present, both)
+					}
+				}
+				if got, want := rb.After[i].Origin[p.other], server[n]; got != want {
+					t.Errorf("frame %d: the other re-simulated at %v, the server had it at %v", n, got, want)
+				}
+				if i > 0 && rb.Before[i].Origin[p.other] == rb.After[i].Origin[p.other] {
+					t.Errorf("frame %d: the other predicted where it was re-simulated, %v", n, rb.After[i].Origin[p.other])
+				}
+			}
+		})
+	}
+}
