@@ -149,6 +149,17 @@ func (c *Client) FrameSyncGame() *game.Arena {
 	return c.active.fs.sync.Sim().Game()
 }
 
+// FrameSyncRollback returns the last rollback of the client's game in
+// frame sync, with where the players stood in the frames it ran again
+// (framesync.Sync.LastRollback), or nil with snapshots. It is the Sync's
+// own, changed by the client's next frame: read it, do not keep it.
+func (c *Client) FrameSyncRollback() *framesync.Rollback {
+	if c.active.fs == nil {
+		return nil
+	}
+	return c.active.fs.sync.LastRollback()
+}
+
 // errFrameSyncOp refuses the frame-sync operations in a snapshot
 // gamestate (or before a gamestate), and a client's own in a server
 // message.
