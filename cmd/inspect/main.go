@@ -13,8 +13,8 @@
 // field with its value and the bits it took. -json prints one JSON
 // object per packet instead (internal/inspect.Message). It follows the
 // handshake, reassembles fragments, unscrambles (sv_scramble) and
-// delta-decodes snapshots and usercmds as the two ends do; see
-// docs/inspect.md.
+// delta-decodes snapshots and usercmds as the two ends do, and frame
+// sync's frames, whole states and frame requests; see docs/inspect.md.
 package main
 
 import (

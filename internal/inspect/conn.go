@@ -138,6 +138,7 @@ type conn struct {
 	dlBuf    [proto.DownloadBlockSize]byte // a download block being read
 	ents     []bg.EntityState              // where snapshots are read, MaxSnapshotEntities
 	sh       proto.StateHash               // a state hash being read (statehash.go)
+	frames   *frameStore                   // frame sync's frames seen (framesync.go), once one came
 }
 
 func newConn() *conn {
@@ -274,7 +275,10 @@ func (c *conn) commitServer(ops []Op) {
 			c.serverCmdSeq = max(c.serverCmdSeq, o.gs.CommandSequence)
 			c.snaps = [proto.PacketBackup]snapEntry{}
 			c.lastCmdTime = 0
+			c.forgetFrames()
 			c.systemInfo()
+		case o.Frames != nil:
+			c.commitFrames(o.Frames)
 		case o.Snapshot != nil:
 			s := o.Snapshot
 			if f := s.Flags & proto.SnapServerCount; !c.countKnown {

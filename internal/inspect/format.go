@@ -60,6 +60,16 @@ func (o *Op) short() string {
 		return fmt.Sprintf("snapshot(base %d t=%d)", s.Base, s.ServerTime)
 	case o.Move != nil:
 		return fmt.Sprintf("%s(%d)", o.Name, len(o.Move.Cmds))
+	case o.Frames != nil:
+		f := o.Frames.Frames
+		return fmt.Sprintf("frames(%d-%d lead %d)", f[0].Number, f[len(f)-1].Number, o.Frames.Lead)
+	case o.WholeState != nil:
+		return fmt.Sprintf("wholeState(frame %d)", o.WholeState.Frame)
+	case o.FrameRequest != nil:
+		if o.FrameRequest.Whole {
+			return fmt.Sprintf("frameRequest(whole %d)", o.FrameRequest.From)
+		}
+		return fmt.Sprintf("frameRequest(from %d)", o.FrameRequest.From)
 	case o.Header != nil:
 		return fmt.Sprintf("ack %d/%d", o.Header.MessageAcknowledge, o.Header.ReliableAcknowledge)
 	case o.Name == OpReliableAck && len(o.Fields) > 0:
@@ -112,7 +122,11 @@ func (o *Op) write(b *strings.Builder, depth int) {
 	if len(vals) > 0 {
 		line += " " + strings.Join(vals, " ")
 	}
-	fmt.Fprintf(b, "%-60s %6d bits\n", line, o.Bits)
+	if o.inParent {
+		b.WriteString(line + "\n")
+	} else {
+		fmt.Fprintf(b, "%-60s %6d bits\n", line, o.Bits)
+	}
 	for _, f := range o.Fields {
 		if f.Bits > 0 {
 			fmt.Fprintf(b, "%-60s %6d bits\n", ind+"  "+f.Name+" = "+quoteLine(f.Value, 40), f.Bits)

@@ -57,6 +57,11 @@ func FuzzFeed(f *testing.F) {
 	}
 	// State hashes after the gamestate (the same handshake as s).
 	f.Add(true, encodePackets(stateHashSession()[5:]))
+	// Frame sync's frames, whole state and requests (the same handshake).
+	fs, _ := frameSyncSession(f)
+	for _, p := range fs[5:] {
+		f.Add(true, encodePackets([]packet{p}))
+	}
 	prime := s.pkts[:5]
 	f.Fuzz(func(t *testing.T, primed bool, data []byte) {
 		in := New()

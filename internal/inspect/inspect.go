@@ -129,6 +129,12 @@ const (
 	OpMessages      = "messages"      // SvcMessages, ClcMessages: reliable commands by id
 	OpMessage       = "message"       // inside messages: one command with its id
 	OpMessageBase   = "messageBase"   // SvcMessageBase: the id the server's commands go on from
+	OpFrames        = "frames"        // SvcFrames: the input lead and a run of frames (frame sync)
+	OpFrame         = "frame"         // inside frames: one frame
+	OpFrameInput    = "input"         // inside a frame: one client's usercmd
+	OpFrameEvent    = "event"         // inside a frame: one engine call replayed
+	OpWholeState    = "wholeState"    // SvcWholeState: the game's whole state after a frame
+	OpFrameRequest  = "frameRequest"  // ClcFrameRequest: frames or a whole state asked for
 )
 
 // Op is one operation of a message, with the bits it took. Sub breaks
@@ -155,8 +161,16 @@ type Op struct {
 	// ReliableAck is a reliableAck op's sequence: the last client command
 	// the server received.
 	ReliableAck *int32 `json:"reliableAck,omitempty"`
+	// Frame sync's (docs/protocol.md 6.8): the frames of a frames op, the
+	// whole state of a wholeState op, a client's frameRequest.
+	Frames       *Frames             `json:"frames,omitempty"`
+	WholeState   *WholeState         `json:"wholeState,omitempty"`
+	FrameRequest *proto.FrameRequest `json:"frameRequest,omitempty"`
 
 	gs *proto.Gamestate // the whole gamestate, for the connection's state
+	// inParent: the op's bits are counted in its parent's field (a frame
+	// of a frames message, read in one go), so it shows none.
+	inParent bool
 }
 
 // Command is a reliable command, either way.

@@ -135,6 +135,8 @@ func (p *parse) Observe(e proto.Event) {
 	case proto.PartUsercmd:
 		o.Move.Cmds = append(o.Move.Cmds, p.cmds[e.Index])
 		o.Sub = append(o.Sub, Op{Name: OpUsercmd, Bits: bits, Fields: fields})
+	case proto.PartFrames:
+		p.framesEnd(e)
 	}
 }
 
@@ -175,6 +177,12 @@ func (p *parse) opName(op uint8) string {
 		return OpMessages
 	case !p.client && op == proto.SvcMessageBase:
 		return OpMessageBase
+	case !p.client && op == proto.SvcFrames:
+		return OpFrames
+	case !p.client && op == proto.SvcWholeState:
+		return OpWholeState
+	case p.client && op == proto.ClcFrameRequest:
+		return OpFrameRequest
 	}
 	return ""
 }
