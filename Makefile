@@ -1,7 +1,7 @@
 # Tremor: build, test and run. `make help` lists the targets.
 #
 # Recipes are bash scripts (one shell per recipe, stop at the first error).
-# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT, SOAK, CROWD, DISTDIR.
+# Variables you can override: PKGS, FUZZTIME, BENCHTIME, ARGS, TEST_TIMEOUT, SOAK, FSSOAK, CROWD, DISTDIR.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -25,6 +25,8 @@ BENCHTIME ?= 1s
 TEST_TIMEOUT ?= 5m
 # How long `make soak` runs.
 SOAK ?= 10m
+# How long `make framesync-soak` runs.
+FSSOAK ?= 5m
 # How long the 64 clients of `make crowd` play.
 CROWD ?= 10m
 # Arguments for `make run`, `make server` and `make master`.
@@ -57,7 +59,7 @@ STATICCHECK_VERSION := v0.8.2
 # Commands that must build with CGO_ENABLED=0.
 NOCGO_CMDS := cmd/server cmd/master cmd/headless cmd/inspect cmd/hostile
 
-.PHONY: help deps test fuzz bench soak hostile crowd bandwidth carriers servercpu build dist web web-serve webtest run classroom server master images clean
+.PHONY: help deps test fuzz bench soak framesync-soak hostile crowd bandwidth carriers netmodels servercpu build dist web web-serve webtest run classroom server master images clean
 
 help: ## list the targets
 	@echo "usage: make <target> [PKGS=./...] [FUZZTIME=10s] [BENCHTIME=1s] [ARGS=...]"
@@ -167,6 +169,11 @@ bench: ## run the benchmarks with -benchmem for BENCHTIME each (default 1s)
 soak: ## long soak: 8 headless clients on a terrible network (SOAK, default 10m), a 2 s blackout every 30 s
 	@go test -race -count=1 -run TestSoak -timeout 0 ./client/headless -args -soak=$(SOAK)
 
+# Without -race: the stalls and rollbacks it reports depend on the time
+# each client's frames take; the 20 s version runs under -race in make test.
+framesync-soak: ## frame sync: 4 headless clients and 4 bots, 5 % loss and 40 ms jitter each way (FSSOAK, default 5m); 0 hash mismatches, per-client rollbacks, stalls, resyncs
+	@go test -count=1 -v -run '^TestFrameSyncSoak$$' -timeout 0 ./client/headless -args -framesync.soak=$(FSSOAK)
+
 hostile: ## attacks and a 64-client crowd against the real server, and a hostile server against the real headless client, over UDP
 	@go test -count=1 -v -run '^(TestHostileBinaries|TestHostileServer|TestHostileServerText)$$' -timeout 5m ./internal/e2e/hostile
 
@@ -178,6 +185,9 @@ bandwidth: ## bytes on the wire per map vs ioquake3, real binaries over UDP, mea
 
 carriers: ## the two carriers of reliable commands (q3 rings, acks) side by side at 0/10/30 % loss and 50/200 ms RTT: chat delay p50/p99, bytes each way, real binaries over UDP (RUNS=2 DURATION=40; ~10 min)
 	@.ci/carriers.sh
+
+netmodels: ## the two net models (snapshots, framesync) side by side on arena2 with 8 players at 0/5 % loss, 40 ms each way: bytes each way, ping, rollbacks, stalls, CPU; real binaries over UDP (RUNS=2 DURATION=30 LOSSES DELAYS JITTER MAXPRED MODELS; ~5 min)
+	@.ci/netmodels.sh
 
 servercpu: ## the dedicated server's CPU with 8, 16, 32, 64 headless clients, real binaries over UDP (COUNTS, DURATION=30; ~3 min)
 	@.ci/servercpu.sh
