@@ -172,14 +172,19 @@ func TestFrameSyncDesync(t *testing.T) {
 	r := headless.New(headless.Config{
 		Server:   ts.srv.Addr(),
 		Clients:  1,
-		Duration: 8 * time.Second,
+		Duration: 10 * time.Second,
 		Seed:     5,
 	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		time.Sleep(4 * time.Second)
-		ts.srv.Exec("desync")
+		// Once the client has run 40 frames from its whole state, so
+		// that the desync falls in its game whatever the machine's load.
+		if waitFrameSyncAcked(ctx, ts.srv, 40) {
+			ts.srv.Exec("desync")
+		}
 	}()
-	rep, err := r.Run(context.Background())
+	rep, err := r.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +211,32 @@ func TestFrameSyncDesync(t *testing.T) {
 	if !strings.HasPrefix(fs.Desync, prefix) || !strings.Contains(fs.Desync, " is ") || !strings.Contains(fs.Desync, ", other has ") {
 		t.Errorf("desync named %q, want the entity and field at frame %d", fs.Desync, frame)
 	}
-	if fs.HashChecks < 100 {
-		t.Errorf("%d hash checks: the hashes stopped after the resync", fs.HashChecks)
+	// A hash every frame from the first whole state on, but for the
+	// frames between the mismatch and the whole state that repaired it.
+	if want := int(fs.Confirmed-fs.First) - 40; fs.HashChecks < want || fs.Confirmed-frame < 20 {
+		t.Errorf("%d hash checks from frame %d to %d (desync at %d): the hashes stopped after the resync", fs.HashChecks, fs.First, fs.Confirmed, frame)
+	}
+}
+
+// waitFrameSyncAcked waits until a human client of srv surely holds n
+// frames past its first whole state; false if ctx ends first.
+func waitFrameSyncAcked(ctx context.Context, srv *server.Server, n int32) bool {
+	for {
+		ok := false
+		srv.Do(ctx, func() {
+			for _, ci := range srv.Clients() {
+				if !ci.Bot && ci.FrameSync != nil && ci.FrameSync.WholeStates > 0 && ci.FrameSync.Acked >= n {
+					ok = true
+				}
+			}
+		})
+		if ok {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }

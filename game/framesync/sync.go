@@ -55,7 +55,10 @@ type SyncStats struct {
 	Resyncs        int   // whole states loaded after the first
 	WholeIgnored   int   // whole states not loaded: not after the last confirmed frame, and not wanted
 	HashChecks     int   // confirmed frames whose hash was compared
-	Mismatches     int   // of those, the ones that differed
+	// Mismatches counts the hashes that differed: the desyncs caught.
+	// After one, no hash is compared until a whole state repairs the
+	// game.
+	Mismatches int
 	// MismatchFrame is the first frame whose hash differed since the
 	// last whole state (0: none); a whole state is wanted.
 	MismatchFrame int32
@@ -441,6 +444,9 @@ func (s *Sync) hashOf(n int32) uint64 {
 func (s *Sync) checkHash(n int32, want uint64) {
 	if s.stateNum[s.slot(n)] != n {
 		return // the ring no longer holds it (a confirmation of more frames than the ring)
+	}
+	if s.stats.MismatchFrame != 0 {
+		return // known to differ until the whole state asked for repairs it
 	}
 	s.stats.HashChecks++
 	if s.hashOf(n) != want {
