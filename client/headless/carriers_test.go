@@ -106,18 +106,18 @@ func TestSoakCarriers(t *testing.T) {
 			}
 		})
 	}
+	ts.mu.Lock()
+	for _, d := range ts.drops {
+		if !strings.HasSuffix(d, ": disconnected") {
+			t.Errorf("server dropped a client: %s", d)
+		}
+	}
+	ts.mu.Unlock()
 	ts.stop() // no packet in flight past the ledger's check
 	falseAcks, wraps := ledger.check(t)
 	t.Logf("acks carrier: %d false acks, each connection crossed at least %d wraps of the 16-bit sequence each way", falseAcks, wraps)
 	if wraps < 1 {
 		t.Errorf("a connection crossed %d wraps of the 16-bit sequence, want at least 1", wraps)
-	}
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, d := range ts.drops {
-		if !strings.HasSuffix(d, ": disconnected") {
-			t.Errorf("server dropped a client: %s", d)
-		}
 	}
 }
 

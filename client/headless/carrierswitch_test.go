@@ -138,7 +138,9 @@ func TestCarrierSwitch(t *testing.T) {
 			left, back.ackBits, len(ts.left))
 	}
 	for _, d := range ts.drops {
-		if !strings.HasSuffix(d, ": disconnected") {
+		// A client whose three disconnect packets were all lost leaves
+		// when the server stops.
+		if !strings.HasSuffix(d, ": disconnected") && !strings.HasSuffix(d, ": Server shutting down") {
 			t.Errorf("server dropped a client: %s", d)
 		}
 	}
