@@ -243,10 +243,12 @@ func (c *Client) sendsByID() bool {
 }
 
 // ringHeld reports whether the ring's commands wait: back on the rings,
-// until every command sent by id before the switch is acknowledged.
+// until every command sent by id before the switch is acknowledged. A
+// disconnect is never held: the connection ends, whatever still waits.
 func (c *Client) ringHeld() bool {
 	a := c.conn.acks
-	return a != nil && a.retiring && a.msgs.Pending() > 0
+	return a != nil && a.retiring && a.msgs.Pending() > 0 &&
+		c.conn.reliableCommands[c.conn.reliableSequence&(proto.MaxReliableCommands-1)] != "disconnect"
 }
 
 // writeKeyFrameCarrier writes, in a demo key frame's gamestate message,
