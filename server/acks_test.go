@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tremor/common/proto"
+	"tremor/net/infostr"
 )
 
 // acksLoop is one exchange of the acks carrier as the server handles it
@@ -72,5 +73,101 @@ func BenchmarkAcksPath(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		l.run()
+	}
+}
+
+// TestAcksSwitchAtGamestate follows the server's side of a client's
+// carrier from gamestate to gamestate: q3 to acks starts a fresh
+// carrier; acks to q3 fills the gamestate's block with every command
+// waiting and holds new ones in the outbox until the client shows, with
+// the gamestate's server id, that it read them, then forgets them and
+// ends the carrier with the first client message without packet acks;
+// a client whose waiting commands do not fit ahead of the gamestate
+// stays on acks, and one asking for acks again while its carrier is
+// being wound down stays on the rings.
+func TestAcksSwitchAtGamestate(t *testing.T) {
+	h := newHarness(t, testConfig())
+	tc := h.client("Acker")
+	h.connect(tc)
+	s, c := h.srv, &h.srv.svs.clients[tc.num]
+	ask := func(carrier string) {
+		info, err := infostr.SetValueForKey(c.userinfo, proto.ReliableKey, carrier)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.userinfo = info
+	}
+	out := uint32(1000)
+	gamestate := func() {
+		s.gamestateCarrier(c)
+		if c.acks != nil {
+			c.acks.gamestate = false
+		}
+	}
+	sendAll := func() { // one message carrying every command due
+		out++
+		if c.acks != nil {
+			w := s.messageTo(c)
+			s.writeMessagesBlock(c, w, int32(out), len(s.msgBuf))
+		}
+	}
+
+	ask(proto.ReliableAcks)
+	gamestate()
+	if !c.byID() || c.acks.base != 0 || c.acks.msgs.NextID() != 0 {
+		t.Fatalf("q3 to acks: carrier %+v", c.acks)
+	}
+	for range 3 {
+		c.pushCommand("print hi")
+	}
+	sendAll()
+
+	// Back to the rings: the three go in the gamestate's block.
+	ask(proto.ReliableQ3)
+	gamestate()
+	a := c.acks
+	if a == nil || !a.retiring || a.gsCount != 3 || c.byID() {
+		t.Fatalf("acks to q3: carrier %+v", a)
+	}
+	if c.commandsWaiting() < proto.MaxReliableCommands {
+		t.Fatalf("new commands not held: %d waiting", c.commandsWaiting())
+	}
+	// The client's first message with the server id, with packet acks
+	// (it still has commands of its own by id): the three are delivered.
+	in := c.chan_.IncomingSequence()
+	m := &s.cm
+	*m = clientMessage{s: s, c: c}
+	_ = m.Ack(0, 0)
+	s.receivedAcks(c, in)
+	if c.acks == nil || a.msgs.Pending() != 0 || c.commandsWaiting() != c.reliableSequence-c.reliableAcknowledge {
+		t.Fatalf("confirmed: carrier %v, %d by id waiting", c.acks != nil, a.msgs.Pending())
+	}
+	// Asking for acks again while the carrier is wound down: rings.
+	ask(proto.ReliableAcks)
+	gamestate()
+	if c.byID() {
+		t.Fatal("back on acks while the last switch still has packet acks")
+	}
+	// A message without packet acks ends the carrier (once confirmed).
+	s.receivedAcks(c, in)
+	s.receivedAcks(c, in+1)
+	if c.acks != nil {
+		t.Fatal("the carrier outlived the client's packet acks")
+	}
+
+	// On acks again, with more commands waiting than fit ahead of a
+	// gamestate: the client stays on acks.
+	gamestate()
+	if !c.byID() {
+		t.Fatal("not on acks again")
+	}
+	for range proto.MessagesPerPacket + 1 {
+		c.pushCommand("print hi")
+	}
+	sendAll()
+	ask(proto.ReliableQ3)
+	gamestate()
+	if !c.byID() || c.acks.gsCount != proto.MessagesPerPacket {
+		t.Fatalf("%d commands waiting, %d fit: the client should stay on acks", c.acks.msgs.Pending(), c.acks.gsCount)
 	}
 }
