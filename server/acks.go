@@ -32,8 +32,9 @@ import (
 //     client still sends its own commands by id, and end with the first
 //     of its messages that has none. If the waiting commands do not all
 //     fit ahead of the gamestate, the client stays on the acks carrier
-//     until the next gamestate; so does a client asking for acks again
-//     while the packet acks of its last switch to q3 still go on.
+//     until the next gamestate; a client asking for acks again while
+//     the packet acks of its last switch to q3 still go on stays on the
+//     rings until the next one.
 
 // The values of sv_reliable.
 const (
