@@ -44,3 +44,15 @@ type Client interface {
 	// (trap_GetServerCommand); false if it was overwritten.
 	GetServerCommand(seq int32) (string, bool)
 }
+
+// RollbackSource is what an engine that runs the game itself (frame
+// sync, SetFrameSync) tells cgame beside its snapshots; its Client may
+// implement it. SnapshotRollback reports whether the engine's simulation
+// ran frames again (a rollback, or a whole state loaded) after it made
+// the snapshot before num and before it made num, and from the level
+// time of the first of them: the events of those frames that cgame
+// already played from the snapshots before may come again, in other
+// entities or changed in their details, and are not played twice.
+type RollbackSource interface {
+	SnapshotRollback(num int32) (from int32, ok bool)
+}

@@ -31,6 +31,10 @@ const (
 	// MaxReplayCommands bounds the usercmds replayed in one frame; a
 	// longer unacknowledged window is treated as lost commands.
 	MaxReplayCommands = 1024
+	// MaxPlayedEvents is how many played events cgame remembers in frame
+	// sync, to recognise them when a rollback shows them again: more than
+	// a rollback's frames (cl_maxPredictionFrames) hold.
+	MaxPlayedEvents = 128
 )
 
 // Point is a position in units (1/bg.UnitsPerPixel pixel), fractional
@@ -71,6 +75,7 @@ type CEntity struct {
 	SnapshotTime int32
 
 	previousEvent int32
+	played        eventKey // in frame sync, the event last played or seen again here
 }
 
 // Stats are cgame's counters since New.
@@ -109,6 +114,9 @@ type Stats struct {
 	TimeJumpsBack          int // frames it went back by more than JumpBackTime and was followed
 	LevelRestarts          int // snapshots from a restarted level with an earlier server time
 	MapRestarts            int // map_restart commands
+	// EventsRolledBack counts, in frame sync, the events seen again after
+	// a rollback ran their frames again, and not played again.
+	EventsRolledBack int
 }
 
 // snapSlot is one snapshot cgame owns, with storage for its entities.
@@ -218,6 +226,15 @@ type CGame struct {
 	predictableEvents [MaxPredictedEvents]int32
 	eventSequence     int32
 
+	// events in frame sync (rollback.go)
+	rollbacks    RollbackSource // c's, if it has one
+	played       [MaxPlayedEvents]playedEvent
+	playedCount  int   // events ever put in played
+	transitions  int32 // snapshots made current
+	rollbackFrom int32 // the snapshot made current follows a rollback from this level time
+	rolledBack   bool  // rollbackFrom is set
+	rollbackNum  int32 // the newest snapshot number whose rollback was taken
+
 	// server commands
 	cmdSeq    int32
 	cmdSeqSet bool
@@ -234,6 +251,7 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 		cfg = &d
 	}
 	g := &CGame{c: c, m: m, world: m, cfg: cfg}
+	g.rollbacks, _ = c.(RollbackSource)
 	g.ents = make([]CEntity, MaxGEntities)
 	for i := range g.slots {
 		g.slots[i].buf = make([]bg.EntityState, 0, proto.MaxSnapshotEntities)

@@ -191,7 +191,7 @@ func (g *CGame) checkEvents(cent *CEntity) {
 	var ev int32
 	src := SourceEntity
 	if es.EType >= bg.ETEvents {
-		if cent.previousEvent != 0 {
+		if cent.previousEvent != 0 && (!g.frameSync || cent.played == tempKeyOf(es)) {
 			return
 		}
 		cent.previousEvent = 1
@@ -204,6 +204,9 @@ func (g *CGame) checkEvents(cent *CEntity) {
 		ev = es.Event &^ bg.EventBits
 	}
 	if ev <= bg.EvNone {
+		return
+	}
+	if g.frameSync && g.replayed(cent, es) {
 		return
 	}
 	g.fire(ev, es.EventParm, es.Number, PointOf(es.Pos.Evaluate(g.Snap.ServerTime)), src, es)

@@ -183,6 +183,7 @@ func (g *CGame) dropSnapshots() {
 func (g *CGame) setInitialSnapshot(s *Snapshot) {
 	g.Snap = s
 	g.NextSnap = nil
+	g.takeRollback(s.MessageNum)
 	if g.Time < s.ServerTime {
 		g.Time = s.ServerTime
 	}
@@ -237,6 +238,7 @@ func (g *CGame) transitionSnapshot() {
 	}
 	g.Snap, g.NextSnap = g.NextSnap, nil
 	s := g.Snap
+	g.takeRollback(s.MessageNum)
 	for i := range s.Entities {
 		es := &s.Entities[i]
 		cent := &g.ents[es.Number]
@@ -249,8 +251,9 @@ func (g *CGame) transitionSnapshot() {
 		cent.SnapshotTime = s.ServerTime
 		g.checkEvents(cent)
 	}
-	if g.cfg.NoPredict || g.predictFailed {
-		// Not predicting: the snapshot brings the player's events.
+	if g.cfg.NoPredict || g.predictFailed || g.frameSync {
+		// Not predicting (in frame sync the engine's own simulation
+		// predicted): the snapshot brings the player's events.
 		g.checkPlayerstateEvents(&s.PS, &g.firedPS, SourcePlayerState)
 		g.firedPS = s.PS
 	} else {
