@@ -77,8 +77,20 @@ type frameSync struct {
 	wantRequest bool
 	lastDiff    string // the last desync reported
 
+	// Rollbacks between the frames given to cgame (SnapshotRollback):
+	// the frame and resimulated count at the last one given, the
+	// earliest frame run again since (0: none), and each snapshot's.
+	published   int32
+	resimulated int
+	rerunFrom   int32
+	rollbacks   [proto.PacketBackup]snapRollback
+
 	stats FrameSyncStats
 }
+
+// snapRollback is the rollback before the frame given to cgame as
+// snapshot num: from the frame of level time from (0: none).
+type snapRollback struct{ num, from int32 }
 
 // FrameSyncStats are the client's frame-sync counters beside the Sync's
 // own (Client.FrameSyncStats).
@@ -241,6 +253,7 @@ func (h *serverHandler) WholeState(r *msg.Reader) error {
 		c.logf("framesync: desync found and repaired from the server's whole state: %s", st.Diff)
 	}
 	g := fs.sync.Sim().Game()
+	fs.rerun(g.LevelTime()) // the game starts again from this frame
 	// Run ahead of the newest frame received by the margin; the lead
 	// the server reports then sets the clock right.
 	fs.clock = g.LevelTime() + (st.Newest-st.Confirmed+FrameLeadTarget+1)*fs.period
@@ -362,6 +375,26 @@ func (c *Client) frameSyncCmdCount() int32 {
 	return max(0, min(n, proto.MaxPacketUsercmds, c.active.cmdNumber))
 }
 
+// rerun notes that the game runs again from the frame of level time t.
+func (fs *frameSync) rerun(t int32) {
+	if fs.rerunFrom == 0 || t < fs.rerunFrom {
+		fs.rerunFrom = t
+	}
+}
+
+// SnapshotRollback reports whether the client's game ran frames again
+// (a rollback, or a whole state loaded) between the frames it gave cgame
+// as snapshots num-1 and num, and the level time of the first of them
+// (cgame.RollbackSource): cgame plays the events of those frames once.
+func (c *Client) SnapshotRollback(num int32) (from int32, ok bool) {
+	fs := c.active.fs
+	if fs == nil {
+		return 0, false
+	}
+	r := fs.rollbacks[num&proto.PacketMask]
+	return r.from, r.num == num && r.from != 0
+}
+
 // publishFrame hands the frame the Sync is at to cgame as a snapshot:
 // the player's state and every entity in the world but its own.
 func (c *Client) publishFrame() {
@@ -369,6 +402,15 @@ func (c *Client) publishFrame() {
 	g := fs.sync.Sim().Game()
 	fs.snapNum++
 	num := fs.snapNum
+	// A rollback since the frame given last ran frames again from
+	// published-k+1 (Sync.Stats' Resimulated counts them).
+	cur := fs.sync.Current()
+	if k := fs.sync.Stats().Resimulated - fs.resimulated; k > 0 && fs.published > 0 {
+		fs.rerun(g.LevelTime() - (cur-fs.published+int32(k)-1)*fs.period)
+	}
+	fs.resimulated, fs.published = fs.sync.Stats().Resimulated, cur
+	fs.rollbacks[num&proto.PacketMask] = snapRollback{num: num, from: fs.rerunFrom}
+	fs.rerunFrom = 0
 	first, phys := c.entityRegion()
 	ents := c.parseEnts[phys:phys]
 	self := int(c.conn.gs.ClientNum)
