@@ -38,6 +38,12 @@ type Summary struct {
 	ServerCommands                  int
 	Players                         []string // names in the last gamestate's configstrings
 	Frags                           []Frag
+	// FrameSync: the demo holds frame sync's frames (sv_netmodel
+	// framesync), which the scan ran: Frames counts the frames run and
+	// given to cgame, WholeStates the whole states loaded, HashChecks the
+	// server's state hashes compared, Mismatches those that differed.
+	FrameSync                                   bool
+	Frames, WholeStates, HashChecks, Mismatches int
 	// Err is what stopped the scan before the end marker (a truncated
 	// or corrupt file), nil if it reached it.
 	Err error
@@ -59,7 +65,12 @@ func (s *Summary) String() string {
 	out += fmt.Sprintf("duration %.1f s (server time %d to %d)\n", s.Duration().Seconds(), s.FirstTime, s.LastTime)
 	out += fmt.Sprintf("%d messages, %d bytes, %d key frames, %d gamestates, %d server commands\n",
 		s.Messages, s.Bytes, s.KeyFrames, s.Gamestates, s.ServerCommands)
-	out += fmt.Sprintf("%d snapshots: %d full, %d delta, %d invalid\n", s.Snapshots, s.Full, s.Delta, s.Invalid)
+	if s.FrameSync {
+		out += fmt.Sprintf("frame sync: %d frames run, %d whole states, %d hashes checked, %d differed\n",
+			s.Frames, s.WholeStates, s.HashChecks, s.Mismatches)
+	} else {
+		out += fmt.Sprintf("%d snapshots: %d full, %d delta, %d invalid\n", s.Snapshots, s.Full, s.Delta, s.Invalid)
+	}
 	out += fmt.Sprintf("%d players: %q\n", len(s.Players), s.Players)
 	out += fmt.Sprintf("%d frags", len(s.Frags))
 	if s.Err != nil {
@@ -116,14 +127,18 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 	var prevObits []int32 // entity numbers of the obituaries in the previous snapshot
 	var obits []int32
 	c.Hooks.Snapshot = func(info SnapshotInfo, ps *bg.PlayerState, ents []bg.EntityState) {
-		s.Snapshots++
 		switch {
+		case c.FrameSync():
+			s.Frames++ // a frame run (playFrames)
 		case !info.Valid:
+			s.Snapshots++
 			s.Invalid++
 			return
 		case info.DeltaNum < 0:
+			s.Snapshots++
 			s.Full++
 		default:
+			s.Snapshots++
 			s.Delta++
 		}
 		if !haveTime {
@@ -149,6 +164,24 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 		prevObits = append(prevObits[:0], obits...)
 	}
 	c.Hooks.ServerCommand = func(int32, string) { s.ServerCommands++ }
+	// The frame-sync counters of the gamestates the scan ran.
+	var fsCur *frameSync
+	countFrames := func() {
+		if fsCur != nil {
+			st := fsCur.sync.Stats()
+			s.WholeStates += fsCur.stats.WholeStates
+			s.HashChecks += st.HashChecks
+			s.Mismatches += st.Mismatches
+		}
+	}
+	noteFrames := func() {
+		if c.active.fs != fsCur {
+			countFrames()
+			fsCur = c.active.fs
+			s.FrameSync = s.FrameSync || fsCur != nil
+		}
+		c.playFrames()
+	}
 	var kf demo.KeyFrame
 	first := true
 	for {
@@ -176,6 +209,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 			for _, part := range kf.Parts {
 				c.conn.serverMessageSequence = part.Sequence
 				c.parseServerMessage(part.Data, uint32(part.Sequence))
+				noteFrames()
 			}
 			c.newGamestate = false
 			if c.state < Primed {
@@ -190,6 +224,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 			gs := c.stats.Gamestates
 			c.conn.serverMessageSequence = rec.Sequence
 			c.parseServerMessage(rec.Data, uint32(rec.Sequence))
+			noteFrames()
 			c.newGamestate = false
 			if c.stats.Gamestates != gs {
 				s.Gamestates++
@@ -199,6 +234,7 @@ func summarize(dr *demo.Reader, cfg Config, logf func(string, ...any)) (*Summary
 			}
 		}
 	}
+	countFrames() // the last gamestate's
 	s.Players = c.Players()
 	return s, nil
 }

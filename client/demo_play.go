@@ -278,6 +278,7 @@ func (p *Playback) step() {
 		c.stats.Messages++
 		c.conn.serverMessageSequence = rec.Sequence
 		gs := c.stats.Gamestates
+		primed := c.state == Primed
 		c.parseServerMessage(rec.Data, uint32(rec.Sequence))
 		if c.state == Disconnected {
 			p.ended = true // a "disconnect" server command
@@ -295,26 +296,43 @@ func (p *Playback) step() {
 			// start over.
 			p.cps = [Checkpoints]checkpoint{}
 		}
-		p.activate()
-		if c.state == Active && c.active.snap.serverTime-p.cpLast >= CheckpointInterval {
+		p.activate(primed)
+		if frame, bad := c.playFrames(); bad {
+			// Frame sync: the game the demo runs is not the server's
+			// (demo_framesync.go).
+			p.ended = true
+			p.err = fmt.Errorf("message %d: %w", rec.Sequence, errFrameMismatch(frame))
+			return
+		}
+		if c.state == Active && p.since(c.active.snap.serverTime) >= CheckpointInterval {
 			p.checkpoint()
 		}
 	case demo.KindKeyFrame:
 		// The parser's state equals the key frame's: keep it as a
 		// checkpoint, with no encoding.
-		if err := demo.ParseKeyFrame(rec.Data, &p.kf); err == nil && p.kf.ServerTime-p.cpLast >= CheckpointInterval/2 {
+		if err := demo.ParseKeyFrame(rec.Data, &p.kf); err == nil && p.since(p.kf.ServerTime) >= CheckpointInterval/2 {
 			p.keep(p.kf.ServerTime, p.kf.MessageNum, rec.Data)
 		}
 	}
 }
 
+// since returns the server time from the last checkpoint to t, in 64
+// bits: before the first, cpLast is math.MinInt32, and t minus it would
+// overflow 32 bits and never make a checkpoint due.
+func (p *Playback) since(t int32) int64 { return int64(t) - int64(p.cpLast) }
+
 // activate makes the client active on the first snapshot of a level and
-// puts the clock on it (CL_FirstSnapshot).
-func (p *Playback) activate() {
+// puts the clock on it (CL_FirstSnapshot). In frame sync the client made
+// itself active on its first whole state, in the records just parsed
+// after primed.
+func (p *Playback) activate(primed bool) {
 	c := p.c
-	if c.state == Primed && c.active.snap.valid {
+	synced := primed && c.state == Active && c.active.fs != nil
+	if c.state == Primed && c.active.snap.valid || synced {
 		c.active.newSnapshots = false
-		c.setState(Active)
+		if !synced {
+			c.setState(Active)
+		}
 		p.clock = float64(c.active.snap.serverTime)
 		c.active.serverTime, c.active.oldServerTime = c.active.snap.serverTime, c.active.snap.serverTime
 		p.cpLast = math.MinInt32
@@ -357,7 +375,9 @@ func (p *Playback) restore(data []byte, offset int64) error {
 	c.state = Connected
 	c.resetConnection() // the key frame holds all of the connection a demo has
 	c.lastError = nil
+	primed := false
 	for _, part := range p.kf.Parts {
+		primed = primed || c.state == Primed
 		c.conn.serverMessageSequence = part.Sequence
 		c.parseMessage(part.Data, uint32(part.Sequence))
 		c.newGamestate = false
@@ -370,7 +390,10 @@ func (p *Playback) restore(data []byte, offset int64) error {
 	}
 	p.ended, p.err = false, nil // resetConnection dropped the cgame
 	p.cpLast = math.MinInt32
-	p.activate()
+	p.activate(primed)
+	if frame, bad := c.playFrames(); bad {
+		return fmt.Errorf("demo: key frame at offset %d: %w", offset, errFrameMismatch(frame))
+	}
 	return nil
 }
 

@@ -13,6 +13,8 @@ import (
 	"tremor/bg"
 	"tremor/common/demo"
 	"tremor/common/proto"
+	"tremor/game"
+	"tremor/game/framesync"
 	"tremor/net/infostr"
 	"tremor/net/msg"
 )
@@ -48,6 +50,7 @@ type recorder struct {
 	keyScr   keyFrameScratch
 	messages int
 	err      error
+	fs       *frameDemo // frame sync's (demo_framesync.go); nil with snapshots
 
 	// A recording RecordTo made goes on in file base-2, base-3… of dir
 	// when the server restarts its clock (splitRecording); parts counts
@@ -63,6 +66,10 @@ type keyFrameScratch struct {
 	buf   []byte
 	parts []demo.Part
 	w     msg.Writer
+	// Frame sync's: the game's state and the frames written
+	// (frameSyncKeyFrameParts).
+	state  *game.State
+	frames []*framesync.Frame
 }
 
 // RecordingInfo describes the recording in progress.
@@ -111,6 +118,7 @@ func (c *Client) StartRecording(dst io.WriteCloser, name string) error {
 		aw.Close()
 		return err
 	}
+	c.startFrameDemo(r)
 	c.rec = r
 	return nil
 }
@@ -154,6 +162,18 @@ func (c *Client) recordMessage(body []byte, seq uint32) {
 		return
 	}
 	r.messages++
+	if c.active.fs != r.fs.sync() {
+		c.startFrameDemo(r) // a gamestate of the other model, or a new one
+	}
+	if r.fs != nil {
+		// Frame sync: no key frame but the first (demo_framesync.go).
+		c.demoWantWhole(r)
+		if t, ok := c.frameDemoTime(r); ok {
+			r.lastTime = t
+			r.w.NoteTime(t)
+		}
+		return
+	}
 	if c.active.snap.valid {
 		r.lastTime = c.active.snap.serverTime
 		r.w.NoteTime(c.active.snap.serverTime)
@@ -193,10 +213,11 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 	w := &s.w
 
 	// The ring's usable snapshots, from the oldest a later message could
-	// name as its base.
+	// name as its base (none in frame sync: its frames go to cgame as
+	// snapshots, but no message is coded from them).
 	var nums [proto.PacketBackup]int32
 	n := 0
-	if c.active.lastValid > 0 {
+	if c.active.lastValid > 0 && c.active.fs == nil {
 		for m := c.active.lastValid - (proto.PacketBackup - 1); m <= c.active.lastValid; m++ {
 			sn := &c.active.snapshots[m&proto.PacketMask]
 			if m <= 0 || !sn.valid || sn.messageNum != m || c.active.parseEntNum-sn.firstEntity > MaxParseEntities {
@@ -225,6 +246,9 @@ func (c *Client) keyFrameParts(s *keyFrameScratch) ([]demo.Part, error) {
 	}
 	s.parts = append(s.parts, demo.Part{Sequence: gsSeq, Data: w.Bytes()})
 	used += w.Len()
+	if c.active.fs != nil {
+		return c.frameSyncKeyFrameParts(s, used)
+	}
 
 	var prev *snapshot
 	for _, m := range nums[:n] {
