@@ -42,10 +42,13 @@ type Program interface {
 	// the frame (ServerState.Collect). The Replay asks for it only when
 	// the game's hash differs, to name the player or entity that does.
 	ServerState(st *ServerState)
-	// ClientState returns the hash of the client's predicted player
-	// state after the frame (0 when nothing was predicted) and the state
-	// itself (nil without a cgame). ok is false where the program ran no
-	// client frame: always, for the dedicated server.
+	// ClientState returns the client's hash after the frame and its
+	// predicted player state (nil without a cgame): with snapshots the
+	// hash of that state (0 when nothing was predicted); in frame sync,
+	// where the client runs the game itself, the state hash of its game
+	// at the frame it is at, and its player's state there. ok is false
+	// where the program ran no client frame: always, for the dedicated
+	// server.
 	ClientState() (hash uint64, ps *bg.PlayerState, ok bool)
 }
 
@@ -584,8 +587,8 @@ func (rp *Replay) checkServer() error {
 	return d
 }
 
-// checkClient compares the client's predicted player state: its hash,
-// and the whole state when there is a cgame, naming the first field
+// checkClient compares the client's hash (Program.ClientState) and its
+// predicted player state when there is a cgame, naming the first field
 // that differs.
 func (rp *Replay) checkClient() error {
 	exp := &rp.exp
@@ -603,7 +606,7 @@ func (rp *Replay) checkClient() error {
 	}
 	var d *Divergence
 	if h != exp.cli {
-		d = rp.diverge(Client, exp.cliAt, "predicted player state hash %016x, journal has %016x", h, exp.cli)
+		d = rp.diverge(Client, exp.cliAt, "client hash %016x, journal has %016x", h, exp.cli)
 	}
 	if ps != nil && *ps != exp.ps {
 		if d == nil {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"tremor/bg"
-	"tremor/cgame"
 	"tremor/client"
 	"tremor/common/console"
 	"tremor/common/journal"
@@ -24,7 +23,7 @@ import (
 // read, in the order and at the frame they read them, the console lines
 // run between frames, the seeds and the client challenges — and, after
 // each frame, the hash of the server's game and of the client's
-// predicted player state. PlayJournal rebuilds the session from the
+// predicted player state (in frame sync, of the client's own game). PlayJournal rebuilds the session from the
 // seeds and runs the recorded frames with no network and no real time
 // through common/journal's Replay, the loop the dedicated server
 // replays with too, the session being its Program (replay): the Replay
@@ -59,11 +58,24 @@ func serverHash(srv *server.Server) uint64 {
 	return h
 }
 
-// predictedHash returns the hash of the cgame's predicted player state
-// (0 when it predicted nothing this frame).
-func predictedHash(cg *cgame.CGame) uint64 {
+// clientState returns what the journal holds of the client after its
+// frame, where it has a cgame (else 0 and nil): with snapshots, the hash
+// of the cgame's predicted player state (0 when it predicted nothing this
+// frame) and that state; in frame sync (sv_netmodel framesync), where the
+// client runs the game itself and cgame predicts nothing, the state hash
+// of the client's own game at the frame it is at (every frame its Sync
+// confirmed, rolled back and predicted led there) and its player's state
+// in that game.
+func clientState(c *client.Client) (uint64, *bg.PlayerState) {
+	cg := c.CGame()
+	if cg == nil {
+		return 0, nil
+	}
+	if g := c.FrameSyncGame(); g != nil {
+		return g.StateHash(), g.PlayerState(int(c.ClientNum()))
+	}
 	_, h, _ := cg.PredictedHash()
-	return h
+	return h, &cg.Predicted
 }
 
 // journalState is the session's journal: a recording or a replay.
@@ -303,22 +315,18 @@ func (s *Session) serverState() *journal.ServerState {
 	return s.jn.srvState
 }
 
-// journalClient records the client's predicted state after its frame:
-// its hash, and the whole state when there is a cgame. (A replay
-// compares them after the whole frame: replay.ClientState.)
+// journalClient records the client's state after its frame
+// (clientState): its hash, and the player state when there is a cgame.
+// (A replay compares them after the whole frame: replay.ClientState.)
 func (s *Session) journalClient() {
 	rec := s.jn.rec
 	if rec == nil {
 		return
 	}
-	cg := s.c.CGame()
-	var h uint64
-	if cg != nil {
-		h = predictedHash(cg)
-	}
+	h, ps := clientState(s.c)
 	s.record(rec.w.Hash(journal.Client, h))
-	if cg != nil && s.jn.rec != nil {
-		s.record(rec.w.PlayerState(&cg.Predicted))
+	if ps != nil && s.jn.rec != nil {
+		s.record(rec.w.PlayerState(ps))
 	}
 	if s.jn.rec != nil {
 		// Every frame reaches the file: a journal of a session that
@@ -562,17 +570,14 @@ func (rp *replay) ServerHash() (uint64, int32, bool) {
 // (journal.Program).
 func (rp *replay) ServerState(st *journal.ServerState) { st.Collect(rp.s.srv.GameStates) }
 
-// ClientState returns the client's predicted player state after the
-// frame, where a recording records it: when the client engine ran, not
-// a demo (journal.Program).
+// ClientState returns the client's state after the frame
+// (clientState), where a recording records it: when the client engine
+// ran, not a demo (journal.Program).
 func (rp *replay) ClientState() (uint64, *bg.PlayerState, bool) {
 	s := rp.s
 	if s.c == nil || s.pb != nil {
 		return 0, nil, false
 	}
-	cg := s.c.CGame()
-	if cg == nil {
-		return 0, nil, true
-	}
-	return predictedHash(cg), &cg.Predicted, true
+	h, ps := clientState(s.c)
+	return h, ps, true
 }
