@@ -37,7 +37,7 @@ func (p *Player) addCommands() {
 }
 
 // CommandNames are the commands AddCommands adds.
-var CommandNames = []string{"p1", "p2", "sv", "slowmo", "pause", "step", "inspect"}
+var CommandNames = []string{"p1", "p2", "sv", "slowmo", "pause", "step", "inspect", "netmodel"}
 
 // RemoveCommands removes the commands AddCommands added to t.
 func RemoveCommands(t *console.Table) {
@@ -48,7 +48,8 @@ func RemoveCommands(t *console.Table) {
 
 // AddCommands adds the classroom's commands to the program's console
 // table t: p1, p2 and sv aim a line at one pane's table; slowmo and
-// pause work the clock; inspect prints a packet decoded.
+// pause work the clock; inspect prints a packet decoded; netmodel
+// switches the server between snapshots and frame sync.
 func (m *Model) AddCommands(t *console.Table) {
 	for i, name := range [...]string{"p1", "p2"} {
 		pt := m.players[i].T
@@ -66,6 +67,19 @@ func (m *Model) AddCommands(t *console.Table) {
 			return
 		}
 		m.svT.ExecuteString(a.ArgsFrom(1))
+	})
+	t.AddCommand("netmodel", "netmodel [snapshots|framesync]: switch the classroom's server between Quake III's snapshots and frame sync (sv sv_netmodel, then sv map_restart); no argument prints the model", func(a *cmdargs.Args) {
+		now, asked := m.NetModel()
+		switch arg := a.Argv(1); arg {
+		case "":
+			t.Printf("netmodel: %s (sv_netmodel %s)\n", now, asked)
+		case NetModelSnapshots, NetModelFrameSync:
+			if err := m.SetNetModel(arg); err != nil {
+				t.Printf("netmodel: %v\n", err)
+			}
+		default:
+			t.Printf("usage: netmodel [%s|%s]\n", NetModelSnapshots, NetModelFrameSync)
+		}
 	})
 	t.AddCommand("slowmo", "slowmo [SPEED]: run the classroom's clock at SPEED (0.05 to 1) real time; no argument toggles 1 and 0.1", func(a *cmdargs.Args) {
 		if a.Argc() < 2 {
@@ -194,7 +208,20 @@ func Headline(e *Event) string {
 	if e.Dir == Down {
 		from, to = to, from
 	}
-	b.WriteString("#" + strconv.FormatUint(e.ID, 10) + " " + from + " -> " + to + ": " + e.Kind.String() + ", " + strconv.Itoa(e.Bytes) + " bytes")
+	b.WriteString("#" + strconv.FormatUint(e.ID, 10) + " " + from + " -> " + to + ": " + e.Kind.String())
+	if e.WholeFrame != 0 {
+		b.WriteString(" of frame " + strconv.Itoa(int(e.WholeFrame)))
+		if e.FirstFrame != 0 {
+			b.WriteString(", then frames")
+		}
+	}
+	if e.FirstFrame != 0 {
+		b.WriteString(" " + strconv.Itoa(int(e.FirstFrame)))
+		if e.LastFrame != e.FirstFrame {
+			b.WriteString("-" + strconv.Itoa(int(e.LastFrame)))
+		}
+	}
+	b.WriteString(", " + strconv.Itoa(e.Bytes) + " bytes")
 	if e.Netchan {
 		b.WriteString(", sequence " + strconv.FormatUint(uint64(e.Sequence), 10))
 	}

@@ -43,10 +43,11 @@ func (p *Player) bindCvars(name string) {
 	c.client.CGame.Logf = func(format string, args ...any) { p.T.Printf(format+"\n", args...) }
 }
 
-// watchServer rebuilds the controls when the server's frame rate, which
-// the server pane shows, changes.
+// watchServer rebuilds the controls when the server's frame rate or the
+// network model it is asked for, which the server pane shows, changes.
 func (m *Model) watchServer() {
 	m.svT.Get("sv_fps").OnChange(func(*console.Cvar) { m.refresh() })
+	m.svT.Get("sv_netmodel").OnChange(func(*console.Cvar) { m.refresh() })
 }
 
 // link returns the impairments of the player's link in direction d.

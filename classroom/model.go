@@ -311,6 +311,7 @@ func (m *Model) send(player int, d Dir, data []byte) {
 		e.Msg = msgs[0]
 	}
 	e.Kind, e.Reliable = classify(&e.Msg)
+	frameNumbers(e)
 	e.Sequence = e.Msg.Sequence
 	arr := pa.link.Send(m.now, len(data))
 	e.Copies = copy(e.Arrive[:], arr)
@@ -330,6 +331,14 @@ func (m *Model) send(player int, d Dir, data []byte) {
 	c := &pa.counts
 	c.Sent++
 	c.Bytes += uint64(len(data))
+	switch e.Kind {
+	case KindFrames:
+		c.FrameMessages++
+	case KindWhole:
+		c.WholeStates++
+	case KindFrameRequest:
+		c.FrameRequests++
+	}
 	if e.Netchan {
 		c.NetchanSent++
 	}
@@ -471,6 +480,12 @@ type Player struct {
 	// asked is the carrier of reliable commands (cl_reliable) the
 	// client asked for when it last connected; a change reconnects it.
 	asked string
+	// fsAsked are cl_maxPredictionFrames and cl_rollbackFrames as the
+	// client last took them; a change in frame sync reconnects it, since
+	// the client reads them at a gamestate.
+	fsAsked [2]int
+	sync    syncWatch // its Sync, in frame sync (framesync.go)
+	cpu     frameCPU
 }
 
 // arrival is a packet that reached the client, waiting for its frame.
@@ -492,6 +507,7 @@ func (p *Player) start(name string, seed uint64) {
 	p.C.SetJournalHooks(client.JournalHooks{Source: p.source})
 	p.apply()
 	p.asked = p.cv.client.Reliable
+	p.fsAsked = p.frameSyncCvars()
 	p.C.Connect(p.srvAddr)
 }
 
@@ -503,6 +519,7 @@ func (p *Player) start(name string, seed uint64) {
 // their way arrive, uncounted.
 func (p *Player) Reconnect() {
 	p.asked = p.cv.client.Reliable
+	p.fsAsked = p.frameSyncCvars()
 	p.C.Reconnect()
 	for _, pa := range [...]*path{&p.up, &p.down} {
 		pa.gen++
@@ -522,6 +539,11 @@ func (p *Player) Carrier() (now, asked string) {
 		now = "acks"
 	}
 	return now, p.cv.client.Reliable
+}
+
+// frameSyncCvars returns cl_maxPredictionFrames and cl_rollbackFrames.
+func (p *Player) frameSyncCvars() [2]int {
+	return [2]int{p.cv.client.MaxPrediction, p.cv.client.RollbackFrames}
 }
 
 // clientConfig reads the engine's settings from the player's cvars,
@@ -548,6 +570,14 @@ func (p *Player) apply() {
 		p.T.Printf("cl_reliable %s: reconnecting, the carrier is chosen at the connection's first gamestate\n", p.cv.client.Reliable)
 		p.Reconnect()
 		return
+	}
+	if fs := p.frameSyncCvars(); fs != p.fsAsked {
+		p.fsAsked = fs
+		if p.sync.on {
+			p.T.Printf("cl_maxPredictionFrames %d, cl_rollbackFrames %d: reconnecting, the client takes them at a gamestate\n", fs[0], fs[1])
+			p.Reconnect()
+			return
+		}
 	}
 	p.m.refresh()
 }
@@ -602,8 +632,31 @@ func (p *Player) frame() {
 		a.data, a.from, a.at = append(a.data[:0], m.buf[:n]...), from, at
 		p.inboxN++
 	}
+	start := time.Now()
 	p.C.Frame(m.now, p.command())
+	p.cpu.add(m.now, time.Since(start))
 	p.inboxN, p.inHead = 0, 0
+	p.watchSync()
+}
+
+// frameCPU measures the real time a client's frames take (its engine,
+// its cgame and, in frame sync, its game), as a mean over each second of
+// virtual time.
+type frameCPU struct {
+	sum     time.Duration
+	n       int
+	startAt time.Duration // virtual time the second being measured began
+	mean    time.Duration // of the last whole second; 0 before the first
+}
+
+// add counts a frame that took d at virtual time now.
+func (f *frameCPU) add(now, d time.Duration) {
+	f.sum += d
+	f.n++
+	if now-f.startAt >= time.Second {
+		f.mean = f.sum / time.Duration(f.n)
+		f.sum, f.n, f.startAt = 0, 0, now
+	}
 }
 
 // source is the client's packet source (client.JournalHooks.Source): the
@@ -675,11 +728,23 @@ type Figures struct {
 	Ping client.Ping
 	// Up and Down are the link's packet counts.
 	Up, Down Counts
+	// FrameCPU is the real time the client's frames took over the last
+	// whole second of virtual time, on the mean (its engine, its cgame,
+	// and in frame sync its own game with its rollbacks); 0 before the
+	// first second. It is read from the wall clock, so other work on the
+	// machine makes it larger: compare the panes and the models with it.
+	FrameCPU time.Duration
+	// FrameSync: the player's gamestate is in frame sync, and Sync holds
+	// its counters (framesync.go); the usercmd and snapshot figures above
+	// are then those of its inputs and of the frames its Sync ran.
+	FrameSync bool
+	Sync      SyncFigures
 }
 
 // Figures returns the pane's counters now.
 func (p *Player) Figures() Figures {
-	f := Figures{ServerCmd: -1, Up: p.up.counts, Down: p.down.counts}
+	f := Figures{ServerCmd: -1, Up: p.up.counts, Down: p.down.counts, FrameCPU: p.cpu.mean}
+	f.Sync, f.FrameSync = p.syncFigures()
 	c := p.C
 	cg := p.CGame()
 	if cg == nil {

@@ -46,6 +46,11 @@ var (
 	lossSteps       = []int{0, 5, 10, 25}
 	dupSteps        = []int{0, 10, 25}
 	rateSteps       = []int{20, 10, 40} // sv_fps and snaps
+	// Frame sync's.
+	maxPredictionSteps = []int{8, 6, 4, 2, 16}
+	ringSteps          = []int{64, 32, 16, 128}
+	jitterSteps        = []int{0, 20, 50}
+	reorderSteps       = []int{0, 10, 25}
 )
 
 // controls are the model's switches and labels, rebuilt by refresh.
@@ -91,7 +96,7 @@ func (m *Model) refresh() {
 	}
 	c := &m.ctl
 	for i, p := range m.players {
-		c.predicting[i] = !p.cv.client.CGame.NoPredict
+		c.predicting[i] = !p.cv.client.CGame.NoPredict && !p.sync.on
 		c.titles[2*i] = p.title(c.predicting[i])
 		for _, d := range [...]Dir{Up, Down} {
 			l := p.cv.link(d)
@@ -107,12 +112,24 @@ func (m *Model) refresh() {
 	if m.srv != nil {
 		fps = m.srv.Config().FPS
 	}
+	model, asked := m.NetModel()
 	c.titles[PaneServer] = "SERVER: authoritative, sv_fps " + strconv.Itoa(fps)
+	snapsLabel := "snaps "
+	modelSwitch := Switch{"model: snapshots", false, []string{"netmodel " + NetModelFrameSync}}
+	if model == NetModelFrameSync {
+		c.titles[PaneServer] = "SERVER: frame sync, sv_fps " + strconv.Itoa(fps)
+		snapsLabel = "frames msgs "
+		modelSwitch = Switch{"model: frame sync", true, []string{"netmodel " + NetModelSnapshots}}
+	}
+	if asked != model {
+		modelSwitch.Label += " (asked " + asked + ")"
+	}
 	snaps := m.players[0].cv.client.Snaps
 	ns := strconv.Itoa(nextOf(rateSteps, snaps))
 	c.switches[PaneServer] = append(c.switches[PaneServer][:0],
 		Switch{"sv_fps " + strconv.Itoa(fps), fps != 20, []string{"sv sv_fps " + strconv.Itoa(nextOf(rateSteps, fps))}},
-		Switch{"snaps " + strconv.Itoa(snaps), snaps != 20, []string{"p1 snaps " + ns, "p2 snaps " + ns}})
+		Switch{snapsLabel + strconv.Itoa(snaps), snaps != 20, []string{"p1 snaps " + ns, "p2 snaps " + ns}},
+		modelSwitch)
 	next := Speeds[0]
 	for i, s := range Speeds {
 		if m.speed >= s-1e-9 {
@@ -142,7 +159,9 @@ func (m *Model) keys(i int) string {
 func (p *Player) title(predicting bool) string {
 	var b strings.Builder
 	b.WriteString("P" + strconv.Itoa(p.Num+1) + ": ")
-	if predicting {
+	if p.sync.on {
+		b.WriteString("frame sync")
+	} else if predicting {
 		b.WriteString("prediction")
 	} else {
 		b.WriteString("no prediction")
@@ -160,7 +179,12 @@ func (p *Player) title(predicting bool) string {
 // switches appends the player's nine switches to s, two a row: the
 // ninth, alone on the last row, is the carrier of reliable commands
 // (cl_reliable q3 or acks; a change reconnects the player), whose
-// counter the view draws beside it.
+// counter the view draws beside it. In frame sync the first four, which
+// are prediction's and interpolation's, give way to frame sync's: the
+// stall limit (cl_maxPredictionFrames) and the ring of saved states
+// (cl_rollbackFrames), both of which reconnect the player, and the
+// link's jitter and reordering, which make frames arrive late and out
+// of order.
 func (p *Player) switches(s []Switch, keys string) []Switch {
 	c := &p.cv.client
 	pfx := "p" + strconv.Itoa(p.Num+1) + " "
@@ -184,11 +208,22 @@ func (p *Player) switches(s []Switch, keys string) []Switch {
 	if c.Reliable == "acks" {
 		carrier, next = "reliable: acks", "q3"
 	}
+	if p.sync.on {
+		mp, ring := c.MaxPrediction, c.RollbackFrames
+		jit, reo := c.PacketJitter, int(c.PacketReorder)
+		s = append(s,
+			Switch{"max prediction " + strconv.Itoa(mp), mp != maxPredictionSteps[0], []string{pfx + "cl_maxPredictionFrames " + strconv.Itoa(nextOf(maxPredictionSteps, mp))}},
+			Switch{"rollback ring " + strconv.Itoa(ring), ring != ringSteps[0], []string{pfx + "cl_rollbackFrames " + strconv.Itoa(nextOf(ringSteps, ring))}},
+			Switch{"jitter " + strconv.Itoa(jit) + " ms", jit > 0 || p.cv.down.jitter > 0, []string{pfx + "jitter " + strconv.Itoa(nextOf(jitterSteps, jit))}},
+			Switch{"reorder " + strconv.Itoa(reo) + " %", reo > 0 || p.cv.down.reorder > 0, []string{pfx + "reorder " + strconv.Itoa(nextOf(reorderSteps, reo))}})
+	} else {
+		s = append(s,
+			Switch{"prediction " + onOff(!np), !np, []string{pfx + "toggle cl_nopredict"}},
+			Switch{"error decay " + strconv.Itoa(ed) + " ms", ed > 0, []string{pfx + "cg_errorDecay " + strconv.Itoa(nextOf(errorDecaySteps, ed))}},
+			Switch{"time nudge " + strconv.Itoa(tn) + " ms", tn != 0, []string{pfx + "cl_timeNudge " + strconv.Itoa(nextOf(timeNudgeSteps, tn))}},
+			Switch{"auto nudge " + onOff(an), an, []string{pfx + "toggle cl_autoNudge"}})
+	}
 	return append(s,
-		Switch{"prediction " + onOff(!np), !np, []string{pfx + "toggle cl_nopredict"}},
-		Switch{"error decay " + strconv.Itoa(ed) + " ms", ed > 0, []string{pfx + "cg_errorDecay " + strconv.Itoa(nextOf(errorDecaySteps, ed))}},
-		Switch{"time nudge " + strconv.Itoa(tn) + " ms", tn != 0, []string{pfx + "cl_timeNudge " + strconv.Itoa(nextOf(timeNudgeSteps, tn))}},
-		Switch{"auto nudge " + onOff(an), an, []string{pfx + "toggle cl_autoNudge"}},
 		Switch{lagLabel, lag+down > 0, []string{pfx + "lag " + strconv.Itoa(nextOf(lagSteps, lag))}},
 		Switch{"loss " + strconv.Itoa(loss) + " %", loss > 0 || p.cv.down.loss > 0, []string{pfx + "loss " + strconv.Itoa(nextOf(lossSteps, loss))}},
 		Switch{driver, bot, []string{pfx + "toggle cl_bot"}},

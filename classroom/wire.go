@@ -33,7 +33,8 @@ func (d Dir) String() string {
 
 // Kind is what a packet carried, for its colour in the lane. A packet
 // that carries several things has the first kind of this list that
-// applies: fragment, gamestate, full, delta, usercmd, reliable. Whether
+// applies: fragment, gamestate, whole state, full, delta, frames, frame
+// request, usercmd, reliable. Whether
 // reliable commands ride along as well is Event.Reliable: a snapshot is
 // drawn as a snapshot whatever rides with it, so that the snapshots keep
 // showing while a command is resent in every message until it is
@@ -50,10 +51,16 @@ const (
 	KindFragment              // one fragment of a message too long for one packet
 	KindGamestate             // the gamestate: configstrings and baselines
 	KindOther                 // a message with none of the above (a bare acknowledge)
+	// Frame sync's (sv_netmodel framesync): its usercmds are the inputs
+	// of the frames they are stamped for.
+	KindFrames       // a frames message: the inputs of each frame the client has not acknowledged
+	KindWhole        // a whole state of the game: the client starts (or starts again) from it
+	KindFrameRequest // a client's request for frames again, or for a whole state
 	NumKinds
 )
 
-var kindNames = [NumKinds]string{"handshake", "usercmd", "delta snapshot", "full snapshot", "reliable", "fragment", "gamestate", "other"}
+var kindNames = [NumKinds]string{"handshake", "usercmd", "delta snapshot", "full snapshot", "reliable", "fragment", "gamestate", "other",
+	"frames", "whole state", "frame request"}
 
 // String returns the kind's name as the legend shows it.
 func (k Kind) String() string {
@@ -94,6 +101,10 @@ type Event struct {
 	// arrives (its reliableAcknowledge on the rings, its packet acks on
 	// the acks carrier); a lost packet acknowledges nothing.
 	RelNew, RelAgain, Acks int
+	// Frame sync's (frameNumbers): FirstFrame and LastFrame are the
+	// frames a frames message carries (0: none), WholeFrame the frame of
+	// the whole state it carries (0: none).
+	FirstFrame, LastFrame, WholeFrame int32
 
 	late  bool
 	units []relRef // the commands it carried
@@ -139,6 +150,9 @@ type Counts struct {
 	// from the first send until the acknowledgement arrived back.
 	RelTimed                   uint64
 	DelaySum, DelayMax, AckSum time.Duration
+	// Frame sync's packets this way: frames messages and whole states
+	// (down), frame requests (up), lost or not.
+	FrameMessages, WholeStates, FrameRequests uint64
 }
 
 // DelayMean returns the mean delivery delay of the acknowledged
@@ -269,6 +283,20 @@ func (c *serverConn) LocalAddr() netip.AddrPort       { return c.local }
 func (c *serverConn) SetReadDeadline(time.Time) error { return nil }
 func (c *serverConn) Close() error                    { return nil }
 
+// frameNumbers sets e's frame-sync frame numbers from its decoded text.
+func frameNumbers(e *Event) {
+	for i := range e.Msg.Ops {
+		op := &e.Msg.Ops[i]
+		switch {
+		case op.Frames != nil && len(op.Frames.Frames) > 0:
+			fs := op.Frames.Frames
+			e.FirstFrame, e.LastFrame = fs[0].Number, fs[len(fs)-1].Number
+		case op.WholeState != nil:
+			e.WholeFrame = op.WholeState.Frame
+		}
+	}
+}
+
 // classify returns the kind of a decoded packet and whether reliable
 // commands ride in it.
 func classify(m *inspect.Message) (k Kind, reliable bool) {
@@ -281,7 +309,7 @@ func classify(m *inspect.Message) (k Kind, reliable bool) {
 	if m.Fragment {
 		return KindFragment, false // the last fragment of a message
 	}
-	var gamestate, full, delta, usercmd bool
+	var gamestate, full, delta, usercmd, frames, whole, request bool
 	for i := range m.Ops {
 		op := &m.Ops[i]
 		switch op.Name {
@@ -299,15 +327,27 @@ func classify(m *inspect.Message) (k Kind, reliable bool) {
 			}
 		case inspect.OpMove, inspect.OpMoveNoDelta:
 			usercmd = true
+		case inspect.OpFrames:
+			frames = true
+		case inspect.OpWholeState:
+			whole = true
+		case inspect.OpFrameRequest:
+			request = true
 		}
 	}
 	switch {
 	case gamestate:
 		return KindGamestate, reliable
+	case whole:
+		return KindWhole, reliable
 	case full:
 		return KindFull, reliable
 	case delta:
 		return KindDelta, reliable
+	case frames:
+		return KindFrames, reliable
+	case request:
+		return KindFrameRequest, reliable
 	case usercmd:
 		return KindUsercmd, reliable
 	case reliable:

@@ -7,7 +7,7 @@ import (
 )
 
 func TestFS(t *testing.T) {
-	for _, name := range []string{"lesson1.cfg", "lessons/lesson1.cfg", "reset.cfg", "lessons/reset.cfg", "lesson7.cfg", "lessons/lesson6-server.cfg"} {
+	for _, name := range []string{"lesson1.cfg", "lessons/lesson1.cfg", "reset.cfg", "lessons/reset.cfg", "lesson7.cfg", "lessons/lesson6-server.cfg", "lessons/classroom4.cfg"} {
 		b, err := fs.ReadFile(FS(), name)
 		if err != nil || len(b) == 0 {
 			t.Errorf("%s: %d bytes, %v", name, len(b), err)
