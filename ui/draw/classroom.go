@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"tremor/cgame"
 	"tremor/classroom"
 	"tremor/client"
+	"tremor/game/framesync"
 	lagdraw "tremor/lagometer/draw"
 	"tremor/ui/draw/view"
 )
@@ -46,6 +48,19 @@ var packetColours = [classroom.NumKinds]color.RGBA{
 	classroom.KindFragment:  {0xe0, 0x70, 0xff, 0xff},
 	classroom.KindGamestate: {0xff, 0x80, 0xa0, 0xff},
 	classroom.KindOther:     {0x90, 0x90, 0xc0, 0xff},
+	// Frame sync's: teal frames, a deep blue whole state, a tan request.
+	classroom.KindFrames:       {0x40, 0xe0, 0xc8, 0xff},
+	classroom.KindWhole:        {0x30, 0x70, 0xe0, 0xff},
+	classroom.KindFrameRequest: {0xd8, 0xb0, 0x70, 0xff},
+}
+
+// legendKinds are the kinds the legend lists, with snapshots and in
+// frame sync (its usercmds are the inputs of their frames).
+var legendKinds = [2][]classroom.Kind{
+	{classroom.KindHandshake, classroom.KindUsercmd, classroom.KindDelta, classroom.KindFull,
+		classroom.KindReliable, classroom.KindFragment, classroom.KindGamestate},
+	{classroom.KindHandshake, classroom.KindUsercmd, classroom.KindFrames, classroom.KindWhole,
+		classroom.KindReliable, classroom.KindFrameRequest, classroom.KindFragment, classroom.KindGamestate},
 }
 
 // PacketColour returns the colour of a packet kind in the lanes.
@@ -64,6 +79,8 @@ var (
 	colButtonOn  = color.RGBA{0x30, 0x70, 0x40, 0xff}
 	colDim       = color.RGBA{0xa0, 0xa8, 0xb8, 0xff}
 	colPaneBack  = color.RGBA{0x10, 0x14, 0x1c, 0xff}
+	colStall     = color.RGBA{0xff, 0x30, 0x30, 0xff}
+	colRollback  = color.RGBA{0xff, 0xe0, 0x60, 0xff}
 	// The players' colours, the same in every pane and run whatever
 	// their client numbers; bots are blue.
 	classColours = [3]color.RGBA{{0x40, 0xe0, 0x60, 0xff}, {0xff, 0x60, 0x60, 0xff}, {0x60, 0x90, 0xff, 0xff}}
@@ -217,7 +234,7 @@ func (v *ClassroomView) Draw(screen *ebiten.Image, m *classroom.Model, f *Classr
 	}
 	v.drawServerInfo(screen, m)
 	v.drawLaneInfo(screen, m)
-	v.drawLegend(screen)
+	v.drawLegend(screen, m.FrameSync(0) || m.FrameSync(1))
 	v.drawPanel(screen, m, l)
 	v.drawButtons(screen, f)
 }
@@ -246,8 +263,8 @@ func (v *ClassroomView) drawHeader(screen *ebiten.Image, m *classroom.Model) {
 }
 
 // drawLegend draws the packet kinds' colours in the lanes' columns,
-// under their counts.
-func (v *ClassroomView) drawLegend(screen *ebiten.Image) {
+// under their counts: frame sync's when a player is in frame sync.
+func (v *ClassroomView) drawLegend(screen *ebiten.Image, frameSync bool) {
 	l := &v.l
 	b := &v.b
 	lh := float32(l.LineH)
@@ -256,20 +273,22 @@ func (v *ClassroomView) drawLegend(screen *ebiten.Image) {
 	x, y := float32(l.LaneInfo[0].Min.X+l.Pad), y0
 	v.maxW = float64(l.LaneInfo[0].Dx() - 2*l.Pad - int(lh))
 	defer func() { v.maxW = 0 }()
-	n := 0
-	for k := classroom.Kind(0); k < classroom.NumKinds; k++ {
-		if k == classroom.KindOther {
-			continue
-		}
+	kinds := legendKinds[0]
+	if frameSync {
+		kinds = legendKinds[1]
+	}
+	for n, k := range kinds {
 		if n == 4 {
 			x, y = float32(l.LaneInfo[1].Min.X+l.Pad), y0
 		}
-		n++
 		b.circle(x+r, y+lh/2, r, rgbaOf(PacketColour(k), 1))
 		label := k.String()
-		if k == classroom.KindReliable {
+		switch {
+		case k == classroom.KindReliable:
 			// Also the dot in a mark that carries commands besides.
 			label = "reliable (dot)"
+		case k == classroom.KindUsercmd && frameSync:
+			label = "inputs"
 		}
 		b.flush(screen)
 		v.text(screen, label, float64(x+lh), float64(y), colDim)
@@ -400,6 +419,7 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 		for _, ce := range cg.Entities {
 			v.wp.entity(dst, &ce.Current, ce.Lerp, t, 0)
 		}
+		v.drawTrail(dst, m, pane/2)
 		// The server's idea of this player: an outline where the server
 		// has it now, beside where this client draws it.
 		self := p.C.ClientNum()
@@ -425,6 +445,10 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	caption := "no prediction, no interpolation"
 	if pane != classroom.PaneServer {
 		caption = "white outline: the server's P" + strconv.Itoa(pane/2+1) + " now"
+		if m.FrameSync(pane / 2) {
+			caption = "ghosts: the last rollback's frames"
+			v.drawSyncMarks(screen, m, pane/2, r)
+		}
 	}
 	v.maxW = float64(r.Dx() - 2*l.Pad)
 	cw, _ := v.tp.size(v.tp.fit(caption, v.maxW))
@@ -433,6 +457,103 @@ func (v *ClassroomView) drawWorld(screen *ebiten.Image, m *classroom.Model, pane
 	v.b.flush(screen)
 	v.text(screen, caption, x0+float64(l.Pad), cy+float64(l.Pad)/2, colDim)
 	v.maxW = 0
+}
+
+// TrailLinger is how long (virtual time) a rollback's ghost trail stays
+// in view, fading, unless a newer rollback replaces it first.
+const TrailLinger = time.Second
+
+// drawTrail adds the ghost trail of player i's last rollback to the
+// pane's world (frame sync): for every player in the frames the rollback
+// ran again, a filled ghost where the frame put it when run again and an
+// outline where it had been predicted, each frame older fainter, linked
+// frame to frame; the whole trail fades over TrailLinger.
+func (v *ClassroomView) drawTrail(dst *ebiten.Image, m *classroom.Model, i int) {
+	rb, age := m.Rollback(i)
+	if rb == nil || age >= TrailLinger || rb.Kept == 0 {
+		return
+	}
+	fade := 1 - float32(age)/float32(TrailLinger)
+	hw, hh := playerHalf()
+	sc := v.wp.view.Scale
+	w, h := float32(2*hw*sc*0.8), float32(2*hh*sc*0.8)
+	b := &v.wp.world
+	th := max(1, float32(v.l.UI))
+	// A link longer than this is a respawn or a teleporter, not a move:
+	// not drawn.
+	far := float64(6 * w)
+	at := func(pos *framesync.Positions, c int) (x, y float64) {
+		return v.wp.view.PointScreen(cgame.PointOf(pos.Origin[c]))
+	}
+	for k := range rb.Kept {
+		after, before := &rb.After[k], &rb.Before[k]
+		a := fade * (0.25 + 0.75*float32(k+1)/float32(rb.Kept))
+		for q := after.Present; q != 0; q &= q - 1 {
+			c := bits.TrailingZeros64(q)
+			bit := uint64(1) << c
+			b.room(dst, 400) // a ghost, its outline, its links and dashes
+			col := v.colour(int32(c))
+			ax, ay := at(after, c)
+			if before.Present&bit != 0 {
+				// Where it had been predicted: a white outline, linked to
+				// the frame before by dashes, and to where the frame put
+				// it when run again (the correction).
+				bx, by := at(before, c)
+				b.ovlOutline(float32(bx)-w/2, float32(by)-h/2, w, h, th, rgbaOf(colWhite, a*0.6))
+				if d := math.Hypot(ax-bx, ay-by); d > 2 && d < far {
+					b.line(float32(bx), float32(by), float32(ax), float32(ay), th, rgbaOf(colWhite, a*0.8))
+				}
+				if k > 0 && rb.Before[k-1].Present&bit != 0 {
+					px, py := at(&rb.Before[k-1], c)
+					if math.Hypot(bx-px, by-py) < far {
+						b.ovlDashed(float32(px), float32(py), float32(bx), float32(by), th, 3*th, rgbaOf(colWhite, a*0.6))
+					}
+				}
+			}
+			// Where the frame put it when run again: a ghost of its
+			// colour, linked to the frame before.
+			b.rect(float32(ax)-w/2, float32(ay)-h/2, w, h, rgbaOf(col, a*0.45))
+			b.ovlOutline(float32(ax)-w/2, float32(ay)-h/2, w, h, th, rgbaOf(col, a))
+			if k > 0 && rb.After[k-1].Present&bit != 0 {
+				px, py := at(&rb.After[k-1], c)
+				if math.Hypot(ax-px, ay-py) < far {
+					b.line(float32(px), float32(py), float32(ax), float32(ay), 2*th, rgbaOf(col, a))
+				}
+			}
+		}
+	}
+}
+
+// drawSyncMarks draws over player i's pane r, in frame sync, a STALL
+// marker while the client stalls (it would run more than
+// cl_maxPredictionFrames past the last confirmed frame, so its game
+// waits) and the last rollback while its trail shows.
+func (v *ClassroomView) drawSyncMarks(screen *ebiten.Image, m *classroom.Model, i int, r image.Rectangle) {
+	l := &v.l
+	x, y := float64(r.Min.X+l.Pad), float64(r.Min.Y+l.Pad)
+	fig := m.Player(i).Figures()
+	if !fig.FrameSync {
+		return
+	}
+	lh := float64(l.LineH)
+	v.maxW = float64(r.Dx() - 2*l.Pad)
+	defer func() { v.maxW = 0 }()
+	if fig.Sync.Stalling {
+		s := "STALL: " + strconv.Itoa(int(fig.Sync.Stats.Ahead)) + " ahead of frame " + itoa(fig.Sync.Stats.Confirmed)
+		sw, _ := v.tp.size(v.tp.fit(s, v.maxW))
+		v.b.rect(float32(x)-2, float32(y)-1, float32(sw)+4, float32(lh)+2, rgbaOf(colStall, 0.9))
+		v.b.flush(screen)
+		v.text(screen, s, x, y, colWhite)
+		y += lh + 2
+	}
+	if rb, age := m.Rollback(i); rb != nil && age < TrailLinger {
+		s := "rollback: frames " + itoa(rb.From) + "-" + itoa(rb.To) + " run again"
+		sw, _ := v.tp.size(v.tp.fit(s, v.maxW))
+		a := 1 - float32(age)/float32(TrailLinger)
+		v.b.rect(float32(x)-2, float32(y)-1, float32(sw)+4, float32(lh)+2, rgbaOf(colPaneBack, 0.75*a))
+		v.b.flush(screen)
+		v.text(screen, s, x, y, fade(colRollback, a))
+	}
 }
 
 // who returns which of the classroom's players client num is: 0 for
@@ -665,13 +786,15 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	}
 	if p.CGame() == nil {
 		line(p.C.State().String()+"...", colDim)
+	} else if fig.FrameSync {
+		v.syncLines(&fig.Sync, fig.FrameCPU, line)
 	} else {
 		line("usercmd #"+itoa(fig.Cmd)+"  not acked: "+strconv.Itoa(fig.Unacked), colWhite)
+		s := "server ran: older than 64"
 		if fig.ServerCmd >= 0 {
-			line("server ran usercmd #"+itoa(fig.ServerCmd), colWhite)
-		} else {
-			line("server ran: older than 64", colWhite)
+			s = "server ran usercmd #" + itoa(fig.ServerCmd)
 		}
+		line(string(appendCPU(append(v.numBuf[:0], s...), fig.FrameCPU)), colWhite)
 		late := strconv.FormatFloat(max(0, fig.SnapsBehind), 'f', 1, 64)
 		if m.Predicting(i) {
 			line("others "+late+" snaps late, you predicted", colWhite)
@@ -709,6 +832,66 @@ func (v *ClassroomView) drawPlayerInfo(screen *ebiten.Image, m *classroom.Model,
 	}
 }
 
+// appendCPU appends a client's frame time ("  cpu 0.12 ms"), if measured.
+func appendCPU(b []byte, d time.Duration) []byte {
+	if d <= 0 {
+		return b
+	}
+	return append(strconv.AppendFloat(append(b, "  cpu "...), float64(d)/1e6, 'f', 2, 64), " ms"...)
+}
+
+// syncLines writes a player's frame-sync counters in four lines: the
+// frame its game is at, the last confirmed one and how many it runs
+// ahead of it (yellow at the stall limit); the rollbacks a second and in
+// all, and the client's frame time; the frames they ran again (the last one, all, the most at once);
+// the stalls (red while stalling), the server's input lead and the hash
+// checks (red on a mismatch).
+func (v *ClassroomView) syncLines(f *classroom.SyncFigures, cpu time.Duration, line func(string, color.RGBA)) {
+	st := &f.Stats
+	c := colWhite
+	if f.MaxPrediction > 0 && int(st.Ahead) >= f.MaxPrediction {
+		c = colRollback
+	}
+	b := append(v.numBuf[:0], "frame "...)
+	b = strconv.AppendInt(b, int64(st.Current), 10)
+	b = append(b, " confirmed "...)
+	b = strconv.AppendInt(b, int64(st.Confirmed), 10)
+	b = append(b, " ahead "...)
+	b = strconv.AppendInt(b, int64(st.Ahead), 10)
+	line(string(b), c)
+	b = append(b[:0], "rollbacks "...)
+	if f.RollbacksPerSecond >= 0 {
+		b = append(strconv.AppendInt(b, int64(f.RollbacksPerSecond), 10), "/s, "...)
+	}
+	b = append(strconv.AppendInt(b, int64(st.Rollbacks), 10), " in all"...)
+	line(string(appendCPU(b, cpu)), colWhite)
+	b = append(b[:0], "re-run: last "...)
+	b = strconv.AppendInt(b, int64(f.LastRollback), 10)
+	b = append(b, ", all "...)
+	b = strconv.AppendInt(b, int64(st.Resimulated), 10)
+	b = append(b, ", most "...)
+	b = strconv.AppendInt(b, int64(st.MaxResimulated), 10)
+	line(string(b), colWhite)
+	c = colWhite
+	if f.Stalling {
+		c = colStall
+	}
+	b = append(b[:0], "stalls "...)
+	b = strconv.AppendInt(b, int64(st.Stalls), 10)
+	b = append(b, "  lead "...)
+	b = strconv.AppendInt(b, int64(st.Lead), 10)
+	if st.Mismatches > 0 {
+		b = append(b, "  DESYNC at "...)
+		b = strconv.AppendInt(b, int64(st.MismatchFrame), 10)
+		c = colStall
+	} else {
+		b = append(b, "  hashes ok "...)
+		b = strconv.AppendInt(b, int64(st.HashChecks), 10)
+	}
+	line(string(b), c)
+	v.numBuf = b
+}
+
 // drawServerInfo draws the server's figures and switches under its pane.
 func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model) {
 	l := &v.l
@@ -721,18 +904,32 @@ func (v *ClassroomView) drawServerInfo(screen *ebiten.Image, m *classroom.Model)
 		return
 	}
 	fps := srv.Config().FPS
-	v.text(screen, "server time "+itoa(m.ServerTime())+" ms", x, y, colWhite)
-	y += float64(l.LineH)
-	v.text(screen, "a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", x, y, colDim)
-	y += float64(l.LineH)
-	for i := range 2 {
-		p := m.Player(i)
-		if p.CGame() == nil {
-			continue
-		}
-		ci := srv.Client(int(p.C.ClientNum()))
-		v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" cmds run, "+strconv.Itoa(ci.Snapshots)+" snaps sent", x, y, colWhite)
+	if rs, newest, ok := srv.FrameSyncStats(); ok {
+		// Frame sync: the frame the server closed last, what it did with
+		// the inputs, and what it sent each player.
+		v.text(screen, "frame "+itoa(newest)+", one every "+strconv.Itoa(1000/max(1, fps))+" ms", x, y, colWhite)
 		y += float64(l.LineH)
+		v.text(screen, "inputs late "+strconv.Itoa(rs.Late)+", repeated "+strconv.Itoa(rs.Repeats), x, y, colDim)
+		y += float64(l.LineH)
+		for i := range 2 {
+			c := m.Counts(i, classroom.Down)
+			v.text(screen, "P"+strconv.Itoa(i+1)+": "+utoa(c.FrameMessages)+" frames msgs, "+utoa(c.WholeStates)+" whole", x, y, colWhite)
+			y += float64(l.LineH)
+		}
+	} else {
+		v.text(screen, "server time "+itoa(m.ServerTime())+" ms", x, y, colWhite)
+		y += float64(l.LineH)
+		v.text(screen, "a frame every "+strconv.Itoa(1000/max(1, fps))+" ms", x, y, colDim)
+		y += float64(l.LineH)
+		for i := range 2 {
+			p := m.Player(i)
+			if p.CGame() == nil {
+				continue
+			}
+			ci := srv.Client(int(p.C.ClientNum()))
+			v.text(screen, "P"+strconv.Itoa(i+1)+": "+strconv.Itoa(ci.Usercmds)+" cmds run, "+strconv.Itoa(ci.Snapshots)+" snaps sent", x, y, colWhite)
+			y += float64(l.LineH)
+		}
 	}
 	y = float64(v.switchGrid(col, col.Min.Y+4*l.LineH+l.Pad, m.Switches(classroom.PaneServer)))
 	for k, s := range v.reliableTable(m) {
@@ -916,7 +1113,7 @@ func (v *ClassroomView) drawLaneInfo(screen *ebiten.Image, m *classroom.Model) {
 var classroomHints = []string{
 	"Click a packet in a lane (or type  inspect last  in the console) to see it decoded field by field.",
 	"P1: A and D run, W jumps, S drops, F fires.  P2: the arrows, Enter fires (or a bot).",
-	"P pauses, [ ] slow down / speed up, . steps one frame.",
+	"P pauses, [ ] slow down / speed up, . steps one frame.  netmodel framesync: the same game in frame sync, with rollback.",
 	"Every switch is a console command aimed at one pane:  p1 cl_nopredict 1,  p2 lag 200,  sv sv_fps 10,  slowmo 0.1.",
 	"A mark is a packet, its size its bytes; it crosses the lane in its delay. Lost: it falls out. Duplicated: it splits.",
 	"Orange ring: overtaken. A yellow dot: a reliable command's first send; a yellow ring: sent again (q3 rings: in every packet until acknowledged;",
