@@ -6,6 +6,7 @@ import (
 
 	"tremor/bg"
 	"tremor/common/proto"
+	"tremor/game/framesync"
 	"tremor/net/infostr"
 	"tremor/net/msg"
 	"tremor/net/netchan"
@@ -55,11 +56,17 @@ func constants() []constant {
 		{"proto.SvcEOF", proto.SvcEOF, "6.1", "server operation: end of message (and of a gamestate's lists)"},
 		{"proto.SvcDownload", proto.SvcDownload, "6.1", "server operation: map download block"},
 		{"proto.SvcStateHash", proto.SvcStateHash, "6.1", "server operation: state hashes of the snapshot before it"},
+		{"proto.SvcFrames", proto.SvcFrames, "6.8", "server operation (frame sync): the input lead and a frames message"},
+		{"proto.SvcWholeState", proto.SvcWholeState, "6.8", "server operation (frame sync): a whole-state message"},
 		{"proto.ClcNop", proto.ClcNop, "6.6", "client operation: nothing"},
 		{"proto.ClcMove", proto.ClcMove, "6.6", "client operation: usercmds; the next snapshot may be a delta"},
 		{"proto.ClcMoveNoDelta", proto.ClcMoveNoDelta, "6.6", "client operation: usercmds; send a full snapshot"},
 		{"proto.ClcClientCommand", proto.ClcClientCommand, "6.6", "client operation: reliable client command"},
 		{"proto.ClcEOF", proto.ClcEOF, "6.6", "client operation: end of message"},
+		{"proto.ClcFrameRequest", proto.ClcFrameRequest, "6.8", "client operation (frame sync): frames or a whole state asked for"},
+		{"framesync.MaxMessageFrames", framesync.MaxMessageFrames, "6.8", "most frames in one frames message"},
+		{"framesync.MaxBaseDistance", framesync.MaxBaseDistance, "6.8", "furthest back a frames message's base may be, frames"},
+		{"framesync.FrameBuffer", framesync.FrameBuffer, "6.8", "frames a server keeps for resends and requests"},
 		{"proto.SnapRateDelayed", proto.SnapRateDelayed, "6.3", "snapshot flag: held back by the client's rate"},
 		{"proto.SnapNotActive", proto.SnapNotActive, "6.3", "snapshot flag: the client is not in the game yet"},
 		{"proto.SnapServerCount", proto.SnapServerCount, "6.3", "snapshot flag: toggles on every map change and restart"},

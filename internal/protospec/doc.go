@@ -12,7 +12,8 @@
 //     differ.
 //   - the test vectors (Vectors): a connection between the real server
 //     engine and a client written here with the codec (net/oob,
-//     net/netchan, common/proto), once plain and once scrambled, every
+//     net/netchan, common/proto), once plain and once scrambled, once on
+//     the acks carrier and once in frame sync (framesync.go), every
 //     packet in hex with its decoding by internal/inspect, and the
 //     scrambled bodies with their keys and texts, and the Huffman code of
 //     every byte. TestVectorsMatch fails when the files of docs/vectors

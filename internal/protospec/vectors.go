@@ -149,7 +149,10 @@ type session struct {
 	scramble bool
 	// acks is the acks session's client carrier (acks.go), nil in the
 	// sessions on the rings.
-	acks    *acksClient
+	acks *acksClient
+	// fs is the frame-sync session's client (framesync.go), nil in the
+	// others.
+	fs      *frameSyncClient
 	now     int32
 	srv     *server.Server
 	sconn   *capture
@@ -210,6 +213,12 @@ func newAcksSession() (*session, error) {
 
 // newSession starts the server with sv_scramble set as scramble.
 func newSession(scramble bool) (*session, error) {
+	return startSession(scramble, VectorBots, func(*server.Config) {})
+}
+
+// startSession starts the server with sv_scramble set as scramble and
+// bots bots, its configuration changed by set.
+func startSession(scramble bool, bots int, set func(*server.Config)) (*session, error) {
 	s := &session{
 		scramble: scramble,
 		now:      VectorStart,
@@ -222,6 +231,7 @@ func newSession(scramble bool) (*session, error) {
 	cfg.Scramble = scramble
 	cfg.Hostname = "Tremor vectors"
 	cfg.MaxClients = VectorBots + 8
+	set(&cfg)
 	srv, err := server.New(s.sconn, cfg, nil)
 	if err != nil {
 		return nil, err
@@ -230,7 +240,7 @@ func newSession(scramble bool) (*session, error) {
 	if err := srv.Map(VectorMap); err != nil {
 		return nil, err
 	}
-	srv.Exec("addbot " + strconv.Itoa(VectorBots))
+	srv.Exec("addbot " + strconv.Itoa(bots))
 	srv.Frame(s.now)
 	s.serverOutput()
 	return s, nil
@@ -330,6 +340,9 @@ func (s *session) serverBody(r *record) {
 		if s.acks != nil {
 			s.acks.serverOps(m, seq)
 		}
+		if s.fs != nil {
+			s.fs.serverOps(m)
+		}
 		for _, op := range m.Ops {
 			switch {
 			case op.Command != nil && op.Name == inspect.OpServerCommand:
@@ -406,6 +419,9 @@ func (s *session) sendMessage(cmds []bg.UserCmd, noDelta bool) error {
 	if s.acks != nil && s.acks.on {
 		s.acks.write(w, s.ch.OutgoingSequence(), s.now)
 	}
+	if s.fs != nil {
+		s.fs.write(w, cmds)
+	}
 	if len(cmds) > 0 {
 		text := s.serverCmds[s.serverCmdSeq&(proto.MaxReliableCommands-1)]
 		key := proto.UsercmdKey(uint32(s.checksumFeed), uint32(s.serverMessage), text)
@@ -480,8 +496,20 @@ func (s *session) lastHas(has func(op *inspect.Op) bool) func() bool {
 var errVector = errors.New("protospec: vector connection")
 
 // run plays the connection: handshake, gamestate, usercmds, a full
-// snapshot, a reliable command, a delta snapshot.
+// snapshot, a reliable command, a delta snapshot (in the frame-sync
+// session, runFrameSync's steps after the gamestate).
 func (s *session) run() error {
+	if err := s.connect(); err != nil {
+		return err
+	}
+	if s.fs != nil {
+		return s.runFrameSync()
+	}
+	return s.runSnapshots()
+}
+
+// connect plays the handshake and the gamestate.
+func (s *session) connect() error {
 	s.tag = "1-handshake"
 	s.sendOOB(oob.FormatGetChallenge(VectorClientChallenge))
 	if s.challenge == 0 {
@@ -522,6 +550,13 @@ func (s *session) run() error {
 	if s.serverID == 0 && !s.frames(2000, func() bool { return s.serverID != 0 }) {
 		return s.fail("no gamestate")
 	}
+	return nil
+}
+
+// runSnapshots plays the connection after the gamestate on the rings or
+// the acks carrier: usercmds, a full snapshot, reliable commands, delta
+// snapshots.
+func (s *session) runSnapshots() error {
 	// The first message with the server id: the server enters the
 	// client into the game. Its usercmds ask for a full snapshot.
 	s.tag = "3-usercmds"
