@@ -160,6 +160,7 @@ func (c *Client) frameSyncKeyFrameParts(s *keyFrameScratch, used int) ([]demo.Pa
 			frames = append(frames, f)
 		}
 	}
+	s.frames = frames // kept for the next key frame
 	seq := c.conn.serverMessageSequence
 	w := &s.w
 	if len(s.buf)-used < netmsgRoom {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -433,4 +434,53 @@ func FuzzPlaybackFrameSync(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, where, ops uint8) {
 		playFuzz(d.file(int(where)%len(d.recs), b), ops)
 	})
+}
+
+// BenchmarkDemoFrameSync plays a recorded frame-sync demo (10 s of a
+// server with two bots, from its gamestate on): each frame the playback
+// runs — parsing the messages, confirming the frames in the Sync, the
+// hash checks, handing the frame to cgame as a snapshot (cgame itself
+// not run) — is timed, and its allocations counted, the opening of the
+// playback (a new game on the map) left out.
+func BenchmarkDemoFrameSync(b *testing.B) {
+	s := newFSSession(b, 5)
+	for s.c.State() != Primed {
+		s.frame()
+	}
+	dst := &closedDemo{}
+	if err := s.c.StartRecording(dst, "bench"); err != nil {
+		b.Fatal(err)
+	}
+	for end := s.now + 10000; s.now < end; {
+		s.frame()
+	}
+	if _, err := s.c.StopRecording(); err != nil {
+		b.Fatal(err)
+	}
+	data := dst.Bytes()
+	var frames, mallocs uint64
+	var played time.Duration
+	var ms runtime.MemStats
+	for b.Loop() {
+		b.StopTimer()
+		p, err := NewPlayback(bytes.NewReader(data), int64(len(data)), PlaybackConfig{NoCGame: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		b.StartTimer()
+		start := time.Now()
+		p.TimeDemo(50*time.Millisecond, nil)
+		played += time.Since(start)
+		b.StopTimer()
+		runtime.ReadMemStats(&ms)
+		mallocs += ms.Mallocs - before
+		st, _ := p.Client().FrameSyncStats()
+		frames += uint64(st.Simulated)
+		p.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(played.Nanoseconds())/float64(frames), "ns/frame")
+	b.ReportMetric(float64(mallocs)/float64(frames), "allocs/frame")
 }

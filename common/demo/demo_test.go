@@ -257,3 +257,31 @@ func FuzzHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestReaderNextAllocatesNothing: reading the records of a demo, once the
+// reader's buffer holds the largest, allocates nothing (playback reads
+// one a message).
+func TestReaderNextAllocatesNothing(t *testing.T) {
+	data := sample(t, true)
+	r, err := NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		if err := r.SetOffset(r.Start()); err != nil {
+			t.Fatal(err)
+		}
+		for records = 0; ; records++ {
+			if _, err := r.Next(); err != nil {
+				if err != io.EOF {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	})
+	if allocs != 0 || records < 12 {
+		t.Errorf("%v allocations to read %d records", allocs, records)
+	}
+}

@@ -36,6 +36,7 @@ type Reader struct {
 	end    int64 // offset of the end marker, or size when unknown
 	index  *Index
 	buf    []byte
+	rh     [recordHeaderLen]byte // a record's header, read here: a local would escape through ReadAt
 }
 
 // NewReader reads the header of the demo in r, of size bytes, and its
@@ -129,14 +130,14 @@ func (d *Reader) SetOffset(off int64) error {
 // record is returned like the others (KindIndex).
 func (d *Reader) Next() (Record, error) {
 	at := d.off
-	var rh [recordHeaderLen]byte
+	rh := d.rh[:]
 	if at+recordHeaderLen > d.size {
 		return Record{}, fmt.Errorf("%w at offset %d", ErrTruncated, at)
 	}
-	if _, err := d.r.ReadAt(rh[:], at); err != nil {
+	if _, err := d.r.ReadAt(rh, at); err != nil {
 		return Record{}, fmt.Errorf("demo: reading at offset %d: %w", at, err)
 	}
-	seq := int32(binary.LittleEndian.Uint32(rh[:]))
+	seq := int32(binary.LittleEndian.Uint32(rh))
 	l := int32(binary.LittleEndian.Uint32(rh[4:]))
 	if seq == RecordEnd && l == -1 {
 		return Record{}, io.EOF
