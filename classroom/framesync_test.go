@@ -359,3 +359,104 @@ func TestLessonD(t *testing.T) {
 		t.Errorf("P1 has no ghost trail to draw: %+v", rb)
 	}
 }
+
+// TestFeltDelay presses right on P1 (150 ms each way, keys, no bots) in
+// both models and times, in virtual time, when P1's own pane moves it,
+// when the server does, and when P2's pane does: both models show P1 its
+// own move at once (snapshots predict it, frame sync runs it in its own
+// game), the server a lane later, P2 after that.
+func TestFeltDelay(t *testing.T) {
+	for _, model := range []string{NetModelSnapshots, NetModelFrameSync} {
+		t.Run(model, func(t *testing.T) {
+			m := newModel(t, 0)
+			var out testutil.LockedBuffer
+			con := programTable(m, &out)
+			con.ExecuteString("p1 lag 150")
+			con.ExecuteString("netmodel " + model)
+			m.Run(8 * time.Second)
+			p1, p2 := m.Player(0), m.Player(1)
+			num := p1.C.ClientNum()
+			const moved = 2 * bg.UnitsPerPixel
+			own := func() float64 { return p1.CGame().DrawnOrigin.X }
+			onServer := func() float64 {
+				for _, sp := range m.ServerPlayers() {
+					if int32(sp.Num) == num {
+						return float64(sp.PS.Origin.X)
+					}
+				}
+				return 0
+			}
+			inP2 := func() float64 {
+				for _, ce := range p2.CGame().Entities {
+					if ce.Current.EType == bg.ETPlayer && ce.Current.Number == num {
+						return ce.Lerp.X
+					}
+				}
+				return -1 // not in P2's snapshot (out of its view)
+			}
+			x0 := [3]float64{own(), onServer(), inP2()}
+			p1.In.Right = true
+			pressed := m.Now()
+			var at [3]time.Duration
+			for m.Now()-pressed < 2*time.Second && (at[0] == 0 || at[1] == 0 || at[2] == 0) {
+				m.Run(Step)
+				for k, x := range [3]float64{own(), onServer(), inP2()} {
+					if at[k] == 0 && x0[k] >= 0 && x > x0[k]+moved {
+						at[k] = m.Now() - pressed
+					}
+				}
+			}
+			t.Logf("%s: P1 sees itself move %v after the key, the server %v, P2 %v (0: not in view)", model, at[0], at[1], at[2])
+			if at[0] == 0 || at[0] > 3*FrameInterval {
+				t.Errorf("P1's own pane moved %v after the key, want within 3 client frames", at[0])
+			}
+			if at[1] < 150*time.Millisecond {
+				t.Errorf("the server moved P1 %v after the key, want at least the lane's 150 ms", at[1])
+			}
+			if x0[2] >= 0 && at[2] < at[1] {
+				t.Errorf("P2 saw P1 move %v after the key, before the server did (%v)", at[2], at[1])
+			}
+		})
+	}
+}
+
+// BenchmarkModels is lesson D's costs, each model on the same links (P1
+// 150 ms each way, without loss and losing 10 % each way; P2 clean; bots
+// at both keyboards, duel1 with one bot):
+// an op is one client frame of the whole classroom (60 a second of
+// virtual time); P1-cpu-ms is P1's client's own frame (engine, cgame and
+// in frame sync its game and rollbacks), P1-up-B/s and P1-down-B/s its
+// link's bytes a second, both ways, over the run.
+func BenchmarkModels(b *testing.B) {
+	for _, c := range []struct{ model, loss string }{
+		{NetModelSnapshots, "0"}, {NetModelFrameSync, "0"}, {NetModelSnapshots, "10"}, {NetModelFrameSync, "10"},
+	} {
+		model := c.model
+		b.Run(model+"/loss="+c.loss, func(b *testing.B) {
+			m, err := New(Config{Map: DefaultMap, Bots: 1, Seed: 7})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer m.Close()
+			t := console.NewTable()
+			m.AddCommands(t)
+			for _, l := range []string{"p1 cl_bot 1", "p2 cl_bot 1", "p1 lag 150", "p1 loss " + c.loss, "netmodel " + model} {
+				t.ExecuteString(l)
+			}
+			m.Run(10 * time.Second)
+			p1 := m.Player(0)
+			up, down, start := m.Counts(0, Up).Bytes, m.Counts(0, Down).Bytes, m.Now()
+			cpu, frames := p1.cpu.all, p1.cpu.frames
+			for b.Loop() {
+				m.Run(FrameInterval)
+			}
+			cpu, frames = p1.cpu.all-cpu, p1.cpu.frames-frames
+			secs := (m.Now() - start).Seconds()
+			b.ReportMetric(float64(m.Counts(0, Up).Bytes-up)/secs, "P1-up-B/s")
+			b.ReportMetric(float64(m.Counts(0, Down).Bytes-down)/secs, "P1-down-B/s")
+			if frames > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(frames), "P1-cpu-ms")
+			}
+		})
+	}
+}

@@ -647,12 +647,17 @@ type frameCPU struct {
 	n       int
 	startAt time.Duration // virtual time the second being measured began
 	mean    time.Duration // of the last whole second; 0 before the first
+	// all and frames count every frame since the player started.
+	all    time.Duration
+	frames int
 }
 
 // add counts a frame that took d at virtual time now.
 func (f *frameCPU) add(now, d time.Duration) {
 	f.sum += d
 	f.n++
+	f.all += d
+	f.frames++
 	if now-f.startAt >= time.Second {
 		f.mean = f.sum / time.Duration(f.n)
 		f.sum, f.n, f.startAt = 0, 0, now
