@@ -139,6 +139,7 @@ type CGame struct {
 	// sync): its snapshots are its own simulation, the player's own
 	// input already in them, so nothing is predicted.
 	frameSync bool
+	stalled   bool // SetStalled
 
 	// RealTime is the real time given to the last Frame, in ms.
 	RealTime int32
@@ -348,5 +349,5 @@ func (g *CGame) Frame(realTimeMs int32) {
 	if g.Extrapolating {
 		g.Stats.FramesExtrapolated++
 	}
-	g.Lagometer.AddFrame(g.Time-g.LatestSnapshotTime, g.Extrapolating)
+	g.addLagometerFrame()
 }

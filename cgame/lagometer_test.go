@@ -66,3 +66,41 @@ func TestLagometerFeed(t *testing.T) {
 		t.Errorf("%d snapshots dropped, want %d", g.Stats.SnapshotsDropped, 1+burst-proto.PacketBackup)
 	}
 }
+
+// In frame sync the snapshots are the engine's own frames: the bottom
+// graph shows the frames messages the engine reports (FrameMessage),
+// not the frames, and a frame drawn while the engine's game stalled is
+// marked on the top graph.
+func TestLagometerFrameSync(t *testing.T) {
+	c, g := newScripted(t, nil)
+	g.SetFrameSync(true)
+	c.add(1000, player(1, 0, 0))
+	c.add(1050, player(1, 0, 0))
+	g.FrameMessage(120, 0)
+	c.frame(g, 1025) // between the two frames run
+	g.FrameMessage(130, 2)
+	g.SetStalled(true)
+	c.frame(g, 1050) // stalled at the newest frame run
+	c.add(1100, player(1, 0, 0))
+	g.SetStalled(false)
+	c.frame(g, 1075)
+
+	wantFrames := []lagometer.Frame{{Offset: -25}, {Offset: 0, Stalled: true}, {Offset: -25}}
+	if n := g.Lagometer.FrameCount(); n != len(wantFrames) {
+		t.Fatalf("%d frame samples, want %d", n, len(wantFrames))
+	}
+	for age, want := range wantFrames {
+		if f, _ := g.Lagometer.Frame(age); f != want {
+			t.Errorf("frame age %d = %+v, want %+v", age, f, want)
+		}
+	}
+	wantSnaps := []lagometer.Snapshot{{Ping: 130}, {Lost: true}, {Lost: true}, {Ping: 120}}
+	if n := g.Lagometer.SnapshotCount(); n != len(wantSnaps) {
+		t.Fatalf("%d snapshot samples, want %d: the frames run are not messages", n, len(wantSnaps))
+	}
+	for age, want := range wantSnaps {
+		if s, _ := g.Lagometer.Snapshot(age); s != want {
+			t.Errorf("snapshot age %d = %+v, want %+v", age, s, want)
+		}
+	}
+}

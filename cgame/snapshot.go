@@ -86,7 +86,9 @@ func (g *CGame) readNextSnapshot() *Snapshot {
 		// Beyond the engine's ring: those are gone.
 		lost := gap - proto.PacketBackup
 		g.Stats.SnapshotsDropped += int(lost)
-		g.Lagometer.AddLost(int(lost))
+		if !g.frameSync {
+			g.Lagometer.AddLost(int(lost))
+		}
 		g.processed = g.LatestSnapshotNum - proto.PacketBackup
 	}
 	for g.processed < g.LatestSnapshotNum {

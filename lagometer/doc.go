@@ -55,11 +55,24 @@
 // flat green line below. Jitter makes the blue bars ragged; loss makes
 // red bars below and yellow spikes above shortly after them.
 //
+// # In frame sync
+//
+// With a frame-sync server (docs/framesync.md) the client runs the game
+// itself and there are no snapshots: the top graph's bar is the render
+// time against the newest frame the client's game ran (blue, at most a
+// frame below the line), and a frame drawn while the game was stalled (it
+// had run cl_maxPredictionFrames past the last confirmed frame and waited
+// for the server) is a magenta bar the full range above the line. The
+// bottom graph takes one column per frames message from the server:
+// green, its ping (the round trip of the newest input the server had;
+// unknown, drawn full, when that input is late), red for messages lost.
+//
 // # Using it
 //
 // cgame feeds a [Lagometer] once per rendered frame with
-// [Lagometer.AddFrame] and once per snapshot number with
-// [Lagometer.AddSnapshot] or [Lagometer.AddLost]. The drawer asks for
+// [Lagometer.AddFrame] (or [Lagometer.AddStalledFrame]) and once per
+// snapshot number, or frames message, with [Lagometer.AddSnapshot] or
+// [Lagometer.AddLost]. The drawer asks for
 // [Lagometer.FrameColumns] and [Lagometer.SnapshotColumns] at the box's
 // size in pixels and paints each [Column]'s bar in its [Kind]'s colour;
 // the scaling and clamping are done here, as in Quake III's

@@ -29,6 +29,10 @@ type Frame struct {
 	// Extrapolating says the frame had no next snapshot to interpolate
 	// towards and carried entities forward on their velocities.
 	Extrapolating bool
+	// Stalled says the client's game was stalled (frame sync): it had
+	// run cl_maxPredictionFrames past the last confirmed frame and waited
+	// for the server, so the frame showed the same moment again.
+	Stalled bool
 }
 
 // Snapshot is one snapshot number on the bottom graph.
@@ -61,6 +65,13 @@ type Lagometer struct {
 // next snapshot was at hand (CG_AddLagometerFrameInfo).
 func (l *Lagometer) AddFrame(offsetMs int32, extrapolating bool) {
 	l.frames[l.frameCount%Samples] = Frame{Offset: offsetMs, Extrapolating: extrapolating}
+	l.frameCount++
+}
+
+// AddStalledFrame records a frame drawn while the client's game was
+// stalled (frame sync), offsetMs as for AddFrame.
+func (l *Lagometer) AddStalledFrame(offsetMs int32) {
+	l.frames[l.frameCount%Samples] = Frame{Offset: offsetMs, Stalled: true}
 	l.frameCount++
 }
 
@@ -126,9 +137,13 @@ const (
 	// Lost: a snapshot number that never arrived; a bar the full height
 	// of the bottom graph (red).
 	Lost
+	// Stalled: a frame drawn while the client's game was stalled (frame
+	// sync); a bar the full range above the top graph's centre line
+	// (magenta).
+	Stalled
 )
 
-var kindNames = [...]string{"None", "Interpolate", "Extrapolate", "Ping", "RateDelayed", "Lost"}
+var kindNames = [...]string{"None", "Interpolate", "Extrapolate", "Ping", "RateDelayed", "Lost", "Stalled"}
 
 // String returns the kind's name.
 func (k Kind) String() string {
@@ -173,7 +188,8 @@ func scale(v int32, rng, full int) int {
 // positive offset rises above it and a negative one hangs below it, each
 // MaxRange ms to the full range and clamped there. The Kind comes from
 // the extrapolating flag (Quake III coloured by the offset's sign; the
-// two agree but in corner cases, see the package documentation).
+// two agree but in corner cases, see the package documentation); a
+// stalled frame fills the range above the line whatever its offset.
 func (l *Lagometer) FrameColumns(dst []Column, size int) []Column {
 	dst = columns(dst, max(size, 0))
 	rng := len(dst) / 3
@@ -182,6 +198,10 @@ func (l *Lagometer) FrameColumns(dst []Column, size int) []Column {
 		f, ok := l.Frame(len(dst) - 1 - i)
 		if !ok {
 			dst[i] = Column{}
+			continue
+		}
+		if f.Stalled {
+			dst[i] = Column{Kind: Stalled, Y: mid - rng, Height: rng}
 			continue
 		}
 		c := Column{Kind: Interpolate, Y: mid}

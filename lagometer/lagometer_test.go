@@ -96,7 +96,7 @@ func TestScriptedSession(t *testing.T) {
 	l.AddSnapshot(30, false)
 	// Frames: three interpolated, then two extrapolated while 2 and 3
 	// are missing, then interpolated again.
-	for _, f := range []Frame{{-40, false}, {-25, false}, {-10, false}, {20, true}, {45, true}, {-30, false}} {
+	for _, f := range []Frame{{Offset: -40}, {Offset: -25}, {Offset: -10}, {Offset: 20, Extrapolating: true}, {Offset: 45, Extrapolating: true}, {Offset: -30}} {
 		l.AddFrame(f.Offset, f.Extrapolating)
 	}
 	const size = 12 // ranges: top 4 (centre at row 4), bottom 6
@@ -291,7 +291,7 @@ func TestNoAllocs(t *testing.T) {
 
 func TestKindString(t *testing.T) {
 	for k, want := range map[Kind]string{None: "None", Interpolate: "Interpolate", Extrapolate: "Extrapolate",
-		Ping: "Ping", RateDelayed: "RateDelayed", Lost: "Lost", Kind(99): "Kind(?)"} {
+		Ping: "Ping", RateDelayed: "RateDelayed", Lost: "Lost", Stalled: "Stalled", Kind(99): "Kind(?)"} {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", k, got, want)
 		}
@@ -310,5 +310,37 @@ func BenchmarkFrame(b *testing.B) {
 		}
 		top = l.FrameColumns(top, Size)
 		bottom = l.SnapshotColumns(bottom, Size)
+	}
+}
+
+// A frame drawn while the game stalled (frame sync) fills the range
+// above the centre line, whatever its offset; the frames around it keep
+// theirs.
+func TestStalledFrames(t *testing.T) {
+	tests := []struct {
+		name   string
+		offset int32
+	}{
+		{"no offset", 0},
+		{"behind", -40},
+		{"past", 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var l Lagometer
+			l.AddFrame(-75, false)
+			l.AddStalledFrame(tt.offset)
+			l.AddFrame(150, true)
+			cols := l.FrameColumns(nil, Size)
+			want := []Column{col(Interpolate, 16, 4), col(Stalled, 0, 16), col(Extrapolate, 8, 8)}
+			for i, w := range want {
+				if got := cols[Size-3+i]; got != w {
+					t.Errorf("column %d: %+v, want %+v", Size-3+i, got, w)
+				}
+			}
+			if f, ok := l.Frame(1); !ok || !f.Stalled || f.Offset != tt.offset {
+				t.Errorf("Frame(1) = %+v, %v", f, ok)
+			}
+		})
 	}
 }

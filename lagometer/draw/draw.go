@@ -29,11 +29,12 @@ var colours = [...]color.RGBA{
 	lagometer.Ping:        {0, 0xff, 0, 0xff},    // green
 	lagometer.RateDelayed: {0xff, 0xff, 0, 0xff}, // yellow
 	lagometer.Lost:        {0xff, 0, 0, 0xff},    // red
+	lagometer.Stalled:     {0xff, 0, 0xff, 0xff}, // magenta: not Quake III's (frame sync)
 }
 
 // Colour returns the colour of a column of kind k (for a legend, say):
 // blue Interpolate, yellow Extrapolate and RateDelayed, green Ping, red
-// Lost; transparent for None.
+// Lost, magenta Stalled; transparent for None.
 func Colour(k lagometer.Kind) color.RGBA {
 	if int(k) < len(colours) {
 		return colours[k]
