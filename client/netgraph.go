@@ -59,6 +59,31 @@ type NetGraph struct {
 	Acks                         bool
 	AckRTT                       float64
 	UpstreamLoss, DownstreamLoss float64
+
+	// FrameSync: the gamestate is in frame sync (docs/framesync.md) and
+	// the fields below are what its rollback machine shows
+	// (Client.FrameSyncStats has every counter). Snapshots then counts
+	// the frames messages.
+	FrameSync bool
+	// Ahead is how many frames the client's game ran past Confirmed,
+	// the last confirmed frame; Lead is the server's last input lead, in
+	// frames.
+	Ahead, Confirmed int32
+	Lead             int
+	// Rollbacks is how many rollbacks the last second had;
+	// LastResimulated and MaxResimulated how many frames the last one and
+	// the largest since the gamestate ran again.
+	Rollbacks, LastResimulated, MaxResimulated int
+	// Stalled: the game is stalled now, cl_maxPredictionFrames ahead of
+	// the last confirmed frame; StalledMsec is how long it stalled in
+	// the last second, Stalls how many client frames stalled since the
+	// gamestate.
+	Stalled     bool
+	StalledMsec int
+	Stalls      int
+	// HashChecks counts the confirmed frames whose state hash was
+	// compared with the server's, Mismatches those that differed.
+	HashChecks, Mismatches int
 }
 
 // FullShare returns the share of Snapshots that were full, 0 to 1.
@@ -79,6 +104,8 @@ type netBucket struct {
 	pings                 int
 	jitterSum             time.Duration
 	jitters               int
+	rollbacks             int // frame sync
+	stalledMsec           int
 }
 
 // netGraph accumulates NetGraph over a ring of buckets; it never
@@ -165,6 +192,16 @@ func (g *netGraph) snapshot(now int32, arrival time.Duration, serverTime int32, 
 	return jitter, ok
 }
 
+// frameSync counts a client frame in frame sync: the rollbacks it made
+// and, when it stalled, its msec.
+func (g *netGraph) frameSync(now int32, rollbacks int, stalled bool, msec int32) {
+	b := g.bucket(now)
+	b.rollbacks += rollbacks
+	if stalled {
+		b.stalledMsec += int(max(msec, 0))
+	}
+}
+
 // resetJitter forgets the previous snapshot (a new gamestate: server time
 // may start again).
 func (g *netGraph) resetJitter() { g.haveLast = false }
@@ -192,6 +229,8 @@ func (g *netGraph) stats(now int32) NetGraph {
 		s.pings += b.pings
 		s.jitterSum += b.jitterSum
 		s.jitters += b.jitters
+		s.rollbacks += b.rollbacks
+		s.stalledMsec += b.stalledMsec
 	}
 	out.BytesIn, out.BytesOut = s.bytesIn, s.bytesOut
 	out.PacketsIn, out.PacketsOut = s.packetsIn, s.packetsOut
@@ -206,6 +245,7 @@ func (g *netGraph) stats(now int32) NetGraph {
 	if s.jitters > 0 {
 		out.Jitter = float64(s.jitterSum) / float64(s.jitters) / float64(time.Millisecond)
 	}
+	out.Rollbacks, out.StalledMsec = s.rollbacks, s.stalledMsec
 	return out
 }
 
@@ -217,6 +257,16 @@ func (c *Client) NetGraph() NetGraph {
 	if a := c.Acks(); a.On {
 		g.Acks, g.AckRTT = true, a.RTT
 		g.UpstreamLoss, g.DownstreamLoss = 100*a.UpstreamLoss, 100*a.DownstreamLoss
+	}
+	if c.FrameSync() {
+		st, _ := c.FrameSyncStats()
+		g.FrameSync = true
+		g.Ahead, g.Confirmed, g.Lead = st.Ahead, st.Confirmed, st.Lead
+		g.MaxResimulated = st.MaxResimulated
+		g.Stalled, g.Stalls = st.Stalled, st.Stalls
+		g.HashChecks, g.Mismatches = st.HashChecks, st.Mismatches
+	} else {
+		g.Rollbacks, g.StalledMsec = 0, 0 // of a frame-sync gamestate before
 	}
 	return g
 }
