@@ -132,7 +132,8 @@ func (s *nmSession) serverTime() int32 { return s.srv.Time() + s.now - s.svNow }
 
 // newNMSession starts arena2 in netModel with bots bots and connects a
 // client with its cgame over links of delay each way, then plays nmWarm.
-func newNMSession(tb testing.TB, netModel string, delay time.Duration, bots int) *nmSession {
+// maxPred is the client's cl_maxPredictionFrames (0: the default).
+func newNMSession(tb testing.TB, netModel string, delay time.Duration, bots, maxPred int) *nmSession {
 	tb.Helper()
 	s := &nmSession{
 		input:   nmRunJumpFire,
@@ -164,7 +165,7 @@ func newNMSession(tb testing.TB, netModel string, delay time.Duration, bots int)
 	s.srv = srv
 	cg := cgame.DefaultConfig()
 	s.c = New(&nmConn{local: s.cli, link: &s.up, done: make(chan struct{})},
-		Config{Name: "Bench", Seed: 9, CGame: &cg, Logf: func(string, ...any) {}})
+		Config{Name: "Bench", Seed: 9, CGame: &cg, MaxPredictionFrames: maxPred, Logf: func(string, ...any) {}})
 	tb.Cleanup(func() { s.c.Close() })
 	s.c.Connect(s.srvAddr)
 	for s.c.State() != Active {
@@ -223,44 +224,61 @@ func (s *nmSession) clientFrame() {
 }
 
 // BenchmarkNetModelFrame measures a client frame in each net model with
-// 8 players on arena2, at 40 and 150 ms each way. One op is one client
-// frame at 60 frames a second (three to a 20 Hz server frame). Beside
-// ns/op: rollbacks/frame, resim/frame (frames a rollback ran again) and
-// sim/frame (game frames the client ran, every kind) in frame sync;
-// stalls are counted too. Both must allocate nothing in steady state.
+// 8 players on arena2, at 40 and 150 ms each way; frame sync at 150 ms
+// also with cl_maxPredictionFrames 12 and 16 (the default is
+// framesync.DefaultMaxPrediction). One op is one client frame at 60
+// frames a second (three to a 20 Hz server frame). Beside ns/op:
+// rollbacks/frame, resim/frame (frames a rollback ran again), sim/frame
+// (game frames the client ran, every kind) and stalls/frame in frame
+// sync, snaps/frame with snapshots. Both allocate nothing in steady state
+// but the server commands' strings (TestNetModelFrameDoesNotAllocate).
 func BenchmarkNetModelFrame(b *testing.B) {
-	for _, model := range []string{proto.NetModelSnapshots, proto.NetModelFrameSync} {
-		for _, delay := range []time.Duration{40 * time.Millisecond, 150 * time.Millisecond} {
-			b.Run(fmt.Sprintf("%s/%dms", model, delay/time.Millisecond), func(b *testing.B) {
-				s := newNMSession(b, model, delay, nmBots)
-				before, _ := s.c.FrameSyncStats()
-				snaps := s.c.Stats().Snapshots
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					b.StopTimer()
-					s.serverSteps()
-					b.StartTimer()
-					s.clientFrame()
-				}
-				b.StopTimer()
-				if s.c.State() != Active {
-					b.Fatalf("client left the game: %v %v", s.c.State(), s.c.LastError())
-				}
-				n := float64(b.N)
-				if after, ok := s.c.FrameSyncStats(); ok {
-					if after.Mismatches != 0 {
-						b.Fatalf("%d hash mismatches: %s", after.Mismatches, after.Diff)
-					}
-					b.ReportMetric(float64(after.Rollbacks-before.Rollbacks)/n, "rollbacks/frame")
-					b.ReportMetric(float64(after.Resimulated-before.Resimulated)/n, "resim/frame")
-					b.ReportMetric(float64(after.Simulated-before.Simulated)/n, "sim/frame")
-					b.ReportMetric(float64(after.Stalls-before.Stalls)/n, "stalls/frame")
-				} else {
-					b.ReportMetric(float64(s.c.Stats().Snapshots-snaps)/n, "snaps/frame")
-				}
-			})
+	cases := []struct {
+		model   string
+		delay   time.Duration
+		maxPred int
+	}{
+		{proto.NetModelSnapshots, 40 * time.Millisecond, 0},
+		{proto.NetModelSnapshots, 150 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 40 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 150 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 150 * time.Millisecond, 12},
+		{proto.NetModelFrameSync, 150 * time.Millisecond, 16},
+	}
+	for _, tc := range cases {
+		name := fmt.Sprintf("%s/%dms", tc.model, tc.delay/time.Millisecond)
+		if tc.maxPred != 0 {
+			name += fmt.Sprintf("/maxpred%d", tc.maxPred)
 		}
+		b.Run(name, func(b *testing.B) {
+			s := newNMSession(b, tc.model, tc.delay, nmBots, tc.maxPred)
+			before, _ := s.c.FrameSyncStats()
+			snaps := s.c.Stats().Snapshots
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				b.StopTimer()
+				s.serverSteps()
+				b.StartTimer()
+				s.clientFrame()
+			}
+			b.StopTimer()
+			if s.c.State() != Active {
+				b.Fatalf("client left the game: %v %v", s.c.State(), s.c.LastError())
+			}
+			n := float64(b.N)
+			if after, ok := s.c.FrameSyncStats(); ok {
+				if after.Mismatches != 0 {
+					b.Fatalf("%d hash mismatches: %s", after.Mismatches, after.Diff)
+				}
+				b.ReportMetric(float64(after.Rollbacks-before.Rollbacks)/n, "rollbacks/frame")
+				b.ReportMetric(float64(after.Resimulated-before.Resimulated)/n, "resim/frame")
+				b.ReportMetric(float64(after.Simulated-before.Simulated)/n, "sim/frame")
+				b.ReportMetric(float64(after.Stalls-before.Stalls)/n, "stalls/frame")
+			} else {
+				b.ReportMetric(float64(s.c.Stats().Snapshots-snaps)/n, "snaps/frame")
+			}
+		})
 	}
 }
 
@@ -279,7 +297,7 @@ func TestNetModelFrameDoesNotAllocate(t *testing.T) {
 	}
 	for _, model := range []string{proto.NetModelSnapshots, proto.NetModelFrameSync} {
 		t.Run(model, func(t *testing.T) {
-			s := newNMSession(t, model, 0, nmBots)
+			s := newNMSession(t, model, 0, nmBots, 0)
 			before, _ := s.c.FrameSyncStats()
 			const frames = 300
 			var allocs uint64
@@ -336,7 +354,7 @@ func measureDelays(tb testing.TB, model string, delay time.Duration) nmDelays {
 	var d nmDelays
 	// Run right or left for 300 ms every nmPressMsec, still in between
 	// (friction stops the player well before the next press).
-	s := newNMSession(tb, model, delay, 0)
+	s := newNMSession(tb, model, delay, 0, 0)
 	s.input = func(t int32) bg.UserCmd {
 		switch {
 		case t%nmPressMsec >= 300:
@@ -370,7 +388,7 @@ func measureDelays(tb testing.TB, model string, delay time.Duration) nmDelays {
 	if d.presses > 0 {
 		d.inputMean /= float64(d.presses)
 	}
-	s = newNMSession(tb, model, delay, nmBots)
+	s = newNMSession(tb, model, delay, nmBots, 0)
 	d.worldMin, d.worldMax = 1e9, -1e9
 	const frames = 600
 	for range frames {
