@@ -84,6 +84,8 @@ type frameSync struct {
 	resimulated int
 	rerunFrom   int32
 	rollbacks   [proto.PacketBackup]snapRollback
+	// graphRollbacks is the Sync's Rollbacks the net graph has counted.
+	graphRollbacks int
 
 	stats FrameSyncStats
 }
@@ -110,6 +112,8 @@ type FrameSyncStats struct {
 	FirstFrame int32
 	// Speed is the clock's speed in thousandths (1000: real time).
 	Speed int
+	// LastResimulated is how many frames the last rollback ran again.
+	LastResimulated int
 }
 
 // startFrameSync begins frame sync for the gamestate just loaded, if the
@@ -209,18 +213,29 @@ func (h *serverHandler) Frames(r *msg.Reader, lead int8) error {
 	fs.stats.Frames += n
 	if n > 0 {
 		// The round trip: from the usercmd packet that carried the newest
-		// frame's input to the frame's arrival, less the frames the input
-		// waited at the server (its lead).
+		// input the server had when it sent the newest frame (lead frames
+		// past it) to the frame's arrival. A lead below zero says the
+		// inputs after that one came too late for their frames and were
+		// dropped: the input's round trip is then not known.
 		newest := &fs.frames[n-1]
-		ping := c.ping(newest.Time)
+		ping := int32(-1)
+		if lead >= 0 {
+			ping = c.ping(newest.Time + int32(lead)*fs.period)
+		}
 		if ping >= 0 {
-			ping = max(0, ping-int32(lead)*fs.period)
 			c.stats.PingSum += uint64(ping)
 			c.stats.PingCount++
 		}
 		if d, ok := c.graph.snapshot(c.realtime, c.arrival, newest.Time, false, false, ping); ok {
 			c.stats.JitterSum += d
 			c.stats.JitterSamples++
+		}
+		if cg := c.active.cg; cg != nil {
+			lost := 0
+			if c.conn.ch != nil { // nil playing a demo back
+				lost = int(c.conn.ch.Dropped())
+			}
+			cg.FrameMessage(ping, lost)
 		}
 	}
 	fs.takeLead(c.realtime, lead)
@@ -325,6 +340,12 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 	if fs.clock > g.LevelTime()+maxFramesPerClientFrame*fs.period {
 		fs.clock = g.LevelTime() + maxFramesPerClientFrame*fs.period // far behind: do not run away
 	}
+	st := fs.sync.Stats()
+	c.graph.frameSync(c.realtime, st.Rollbacks-fs.graphRollbacks, st.Stalled, c.frameMsec)
+	fs.graphRollbacks = st.Rollbacks
+	if cg := c.active.cg; cg != nil {
+		cg.SetStalled(st.Stalled)
+	}
 	// Draw between the last two frames run.
 	t := min(fs.clock-fs.period, g.LevelTime())
 	t = max(t, c.active.oldServerTime)
@@ -407,6 +428,7 @@ func (c *Client) publishFrame() {
 	cur := fs.sync.Current()
 	if k := fs.sync.Stats().Resimulated - fs.resimulated; k > 0 && fs.published > 0 {
 		fs.rerun(g.LevelTime() - (cur-fs.published+int32(k)-1)*fs.period)
+		fs.stats.LastResimulated = k
 	}
 	fs.resimulated, fs.published = fs.sync.Stats().Resimulated, cur
 	fs.rollbacks[num&proto.PacketMask] = snapRollback{num: num, from: fs.rerunFrom}
