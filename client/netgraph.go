@@ -262,7 +262,7 @@ func (c *Client) NetGraph() NetGraph {
 		st, _ := c.FrameSyncStats()
 		g.FrameSync = true
 		g.Ahead, g.Confirmed, g.Lead = st.Ahead, st.Confirmed, st.Lead
-		g.MaxResimulated = st.MaxResimulated
+		g.LastResimulated, g.MaxResimulated = st.LastResimulated, st.MaxResimulated
 		g.Stalled, g.Stalls = st.Stalled, st.Stalls
 		g.HashChecks, g.Mismatches = st.HashChecks, st.Mismatches
 	} else {

@@ -14,6 +14,7 @@ import (
 	lagdraw "tremor/lagometer/draw"
 	"tremor/net/msg"
 	"tremor/ui/draw"
+	"tremor/ui/draw/view"
 )
 
 // playScene is the game scene: a match on the client's own server or
@@ -27,7 +28,8 @@ type playScene struct {
 	frame  draw.Frame
 	ovl    *draw.Overlays
 	ng     draw.NetGraph
-	unlag  draw.Unlagged // cg_showUnlagged's labels
+	stall  view.StallMarker // frame sync's STALL marker
+	unlag  draw.Unlagged    // cg_showUnlagged's labels
 	scaler *frametime.Scaler
 	// padAim: the gamepad aimed last, with the cursor at padCursor.
 	padAim    bool
@@ -123,6 +125,14 @@ func (p *playScene) drawWith(g *game, screen *ebiten.Image, began time.Time, dt 
 	f.LocalServer = g.sess.Server() != nil
 	f.NetGraph = g.cv.NetGraph && g.sess.Client() != nil
 	f.Playback, f.FollowClient = d != nil, followRecorder
+	f.Stall = ""
+	if c := g.sess.Client(); c != nil && d == nil && cg != nil && c.FrameSync() {
+		st, _ := c.FrameSyncStats()
+		p.stall.Update(g.now, st.Stalled, st.Ahead)
+		f.Stall = p.stall.Text(g.now)
+	} else {
+		p.stall.Reset()
+	}
 	if d != nil {
 		f.FollowClient = d.follow
 		if cg != nil {

@@ -70,6 +70,9 @@ type Frame struct {
 	// UIScale is ui_scale: the size of the players' names and the
 	// overlays' labels; 0 picks it from the window (view.UIScale).
 	UIScale float64
+	// Stall, when not empty, shows the frame-sync STALL marker under
+	// the clock with this line under its title (view.StallMarker).
+	Stall string
 }
 
 // MaxCues bounds the sounds Renderer holds for TakeCues.
@@ -267,7 +270,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, f *Frame) {
 	lv.drawWorld(world, wv, g, lx, ly, dt)
 	fv.tagScale = r.scale.present(screen, world)
 	fv.labels.Reset() // the HUD's panels, the names, then the overlays' labels
-	r.hud.reserve(&fv.labels, f.NetGraph, &lv.seen.feedback, g.RealTime)
+	r.hud.reserve(&fv.labels, f.NetGraph, f.Stall, &lv.seen.feedback, g.RealTime)
 	r.drawNames(screen, f)
 
 	intermission := f.Intermission || g.Predicted.PmType == bg.PMIntermission

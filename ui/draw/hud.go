@@ -58,9 +58,11 @@ func (r *Renderer) LagometerRect(screen *ebiten.Image) image.Rectangle {
 }
 
 // NetGraphRect returns where the net graph goes on a w×h screen: the
-// top-left corner. The HUD leaves it empty; the chat starts below it.
+// top-left corner, room for view.NetGraphColumns × view.NetGraphLines of
+// text above its bars. The HUD leaves it empty; the chat starts below
+// it.
 func NetGraphRect(w, h int) image.Rectangle {
-	return image.Rect(8, 8, 8+320, 8+96)
+	return image.Rect(8, 8, 8+12+7*view.NetGraphColumns, 8+124)
 }
 
 // numTexts caches the decimal text of small numbers so that the HUD
@@ -161,13 +163,17 @@ func (hp *hudPainter) setScreen(w, h int, zoom float64) {
 // reserve keeps what the HUD draws over the world free of the world's
 // labels (names, the overlays' labels), which are drawn before it, and
 // the labels inside the screen above the status bar: the clock's panel,
-// the net graph's corner when it is drawn, and the pickup lines shown
-// at now (drawPickups).
-func (hp *hudPainter) reserve(l *view.Labels, netGraph bool, fb *fx.Feedback, now int32) {
+// the STALL marker when it shows, the net graph's corner when it is
+// drawn, and the pickup lines shown at now (drawPickups).
+func (hp *hudPainter) reserve(l *view.Labels, netGraph bool, stall string, fb *fx.Feedback, now int32) {
 	z := hp.zoom
 	l.Bound(hp.w*z, (hp.h-StatusBarHeight)*z)
 	cw := hp.textWidth("00:00", 2) + 24
 	l.Reserve((hp.w/2-cw/2)*z, 6*z, (hp.w/2+cw/2)*z, 38*z)
+	if stall != "" {
+		sw := hp.textWidth(stall, 1) + 24
+		l.Reserve((hp.w/2-sw/2)*z, stallTop*z, (hp.w/2+sw/2)*z, (stallTop+stallHeight)*z)
+	}
 	if netGraph {
 		r := NetGraphRect(int(hp.w), int(hp.h))
 		l.Reserve(float64(r.Min.X)*z, float64(r.Min.Y)*z, float64(r.Max.X)*z, float64(r.Max.Y)*z)
@@ -228,6 +234,7 @@ func (hp *hudPainter) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame, fb
 	hp.panel(float32(w/2)-cw/2, 6, cw, 32, 0.6)
 	hp.b.flush(screen)
 	hp.centreText(screen, clock, w/2, 22, 2, colWhite)
+	hp.drawStall(screen, f.Stall)
 
 	hp.drawChat(screen, g, fv)
 	hp.drawKillFeed(screen, g, f, fv)
@@ -247,6 +254,27 @@ func (hp *hudPainter) drawHUD(screen *ebiten.Image, g *cgame.CGame, f *Frame, fb
 	case subject == hudFollowed && followedDead(g, who):
 		hp.centreText(screen, hudName(f, who)+" is dead", w/2, h/2+80, 2, colLow)
 	}
+}
+
+// Where the frame-sync STALL marker goes: under the clock, stallHeight
+// high.
+const (
+	stallTop    = 44
+	stallHeight = 46
+)
+
+// drawStall draws the frame-sync STALL marker under the clock when
+// detail, the line under its title (view.StallMarker), is not empty.
+func (hp *hudPainter) drawStall(screen *ebiten.Image, detail string) {
+	if detail == "" {
+		return
+	}
+	w := hp.w
+	pw := float32(max(hp.textWidth(detail, 1), hp.textWidth("STALL", 3)) + 24)
+	hp.b.rect(float32(w/2)-pw/2, stallTop, pw, stallHeight, rgbaOf(colLow, 0.75))
+	hp.b.flush(screen)
+	hp.centreText(screen, "STALL", w/2, stallTop+15, 3, colWhite)
+	hp.centreText(screen, detail, w/2, stallTop+36, 1, colWhite)
 }
 
 // drawStatus draws the local player's status bar: health and armor,

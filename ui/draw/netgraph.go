@@ -1,12 +1,12 @@
 package draw
 
 import (
-	"fmt"
 	"image"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tremor/client"
+	"tremor/ui/draw/view"
 )
 
 // NetGraphHistory is how many samples of bytes per second the net
@@ -14,12 +14,12 @@ import (
 const NetGraphHistory = 64
 
 // NetGraph is the net graph's state between frames (cg_netgraph): the
-// figures of the last second as text, rebuilt only when they change,
-// and the bytes per second each way over the last NetGraphHistory
-// samples, drawn as bars.
+// figures of the last second as text (view.NetGraphText), rebuilt only
+// when they change, and the bytes per second each way over the last
+// NetGraphHistory samples, drawn as bars.
 type NetGraph struct {
 	last     client.NetGraph
-	lines    [5]string
+	lines    [view.NetGraphLines]string
 	in, out  [NetGraphHistory]int32
 	n        int   // samples taken
 	lastTake int32 // real time of the last sample, ms
@@ -30,22 +30,7 @@ type NetGraph struct {
 func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 	if ng.n == 0 || g != ng.last {
 		ng.last = g
-		ping, jitter := "-", "-"
-		if g.Ping >= 0 {
-			ping = fmt.Sprintf("%.0f ms", g.Ping)
-		}
-		if g.Jitter >= 0 {
-			jitter = fmt.Sprintf("%.1f ms", g.Jitter)
-		}
-		ng.lines[0] = fmt.Sprintf("in  %6d B/s %3d pkt/s", g.BytesIn, g.PacketsIn)
-		ng.lines[1] = fmt.Sprintf("out %6d B/s %3d pkt/s", g.BytesOut, g.PacketsOut)
-		ng.lines[2] = fmt.Sprintf("ping %s  jitter %s  loss %.1f%%", ping, jitter, g.Loss)
-		ng.lines[3] = fmt.Sprintf("snaps %d/s  full %.0f%%  delayed %d  rel %d",
-			g.Snapshots, 100*g.FullShare(), g.RateDelayed, g.ReliablePending)
-		ng.lines[4] = ""
-		if g.Acks {
-			ng.lines[4] = fmt.Sprintf("acks rtt %.0f ms  loss up %.1f%% down %.1f%%", g.AckRTT, g.UpstreamLoss, g.DownstreamLoss)
-		}
+		view.NetGraphText(g, &ng.lines)
 	}
 	if ng.n == 0 || now-ng.lastTake >= client.NetGraphBucketMsec {
 		ng.lastTake = now
@@ -56,9 +41,9 @@ func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 }
 
 // DrawNetGraph draws ng in NetGraphRect: four lines of figures (five on
-// the acks carrier: its RTT and the loss each way), then the
-// bytes per second down (green) and up (orange) as bars, scaled to the
-// largest sample shown.
+// the acks carrier: its RTT and the loss each way; two more in frame
+// sync: the rollback machine), then the bytes per second down (green)
+// and up (orange) as bars, scaled to the largest sample shown.
 func (r *Renderer) DrawNetGraph(screen *ebiten.Image, ng *NetGraph) { r.hud.drawNetGraph(screen, ng) }
 
 // drawNetGraph draws ng: see Renderer.DrawNetGraph.
