@@ -67,7 +67,8 @@ type Session struct {
 	onMaxFPS func()        // OnMaxFPS's
 
 	names     [bg.MaxClients]string
-	lastScore int32 // realtime of the last score request
+	lastScore int32          // realtime of the last score request
+	fsNotes   frameSyncNotes // what the snapshots' cvars do in frame sync (framesync_notes.go)
 
 	dataDir string // where demos are recorded (DataDir/demos)
 }
@@ -285,6 +286,7 @@ func (s *Session) frame(now time.Duration, cmd bg.UserCmd, wantScores bool) {
 	}
 	c.Frame(now, cmd)
 	s.journalClient()
+	s.fsNotes.frame(s.stderr, c.State() == client.Active && c.FrameSync(), &s.cfg.Client)
 	if c.State() != client.Active {
 		return
 	}
