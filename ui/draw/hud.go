@@ -11,6 +11,7 @@ import (
 	"tremor/bg"
 	"tremor/cgame"
 	"tremor/cgame/fx"
+	"tremor/client"
 	"tremor/ui/draw/view"
 )
 
@@ -58,11 +59,11 @@ func (r *Renderer) LagometerRect(screen *ebiten.Image) image.Rectangle {
 }
 
 // NetGraphRect returns where the net graph goes on a w×h screen: the
-// top-left corner, room for view.NetGraphColumns × view.NetGraphLines of
-// text above its bars. The HUD leaves it empty; the chat starts below
+// top-left corner, room for client.NetGraphColumns ×
+// client.NetGraphLines of text above its bars. The HUD leaves it empty; the chat starts below
 // it.
 func NetGraphRect(w, h int) image.Rectangle {
-	return image.Rect(8, 8, 8+12+7*view.NetGraphColumns, 8+124)
+	return image.Rect(8, 8, 8+12+7*client.NetGraphColumns, 8+124)
 }
 
 // numTexts caches the decimal text of small numbers so that the HUD

@@ -6,7 +6,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tremor/client"
-	"tremor/ui/draw/view"
 )
 
 // NetGraphHistory is how many samples of bytes per second the net
@@ -14,12 +13,12 @@ import (
 const NetGraphHistory = 64
 
 // NetGraph is the net graph's state between frames (cg_netgraph): the
-// figures of the last second as text (view.NetGraphText), rebuilt only
+// figures of the last second as text (client.NetGraph.Text), rebuilt only
 // when they change, and the bytes per second each way over the last
 // NetGraphHistory samples, drawn as bars.
 type NetGraph struct {
 	last     client.NetGraph
-	lines    [view.NetGraphLines]string
+	lines    [client.NetGraphLines]string
 	in, out  [NetGraphHistory]int32
 	n        int   // samples taken
 	lastTake int32 // real time of the last sample, ms
@@ -30,7 +29,7 @@ type NetGraph struct {
 func (ng *NetGraph) Sample(g client.NetGraph, now int32) {
 	if ng.n == 0 || g != ng.last {
 		ng.last = g
-		view.NetGraphText(g, &ng.lines)
+		g.Text(&ng.lines)
 	}
 	if ng.n == 0 || now-ng.lastTake >= client.NetGraphBucketMsec {
 		ng.lastTake = now

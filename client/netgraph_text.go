@@ -1,10 +1,6 @@
-package view
+package client
 
-import (
-	"fmt"
-
-	"tremor/client"
-)
+import "fmt"
 
 // The net graph's text: NetGraphLines is the most lines it shows (four,
 // one more on the acks carrier, two more in frame sync), NetGraphColumns
@@ -14,8 +10,8 @@ const (
 	NetGraphColumns = 50
 )
 
-// NetGraphText writes the net graph's lines of text for g into lines,
-// "" for a line not shown:
+// Text writes the net graph's lines of text for g into lines, "" for a
+// line not shown:
 //
 //	in and out: bytes and packets a second
 //	ping, jitter, loss
@@ -28,7 +24,7 @@ const (
 //	last second
 //
 // It allocates the lines' text; call it when g changes.
-func NetGraphText(g client.NetGraph, lines *[NetGraphLines]string) {
+func (g NetGraph) Text(lines *[NetGraphLines]string) {
 	ping, jitter := "-", "-"
 	if g.Ping >= 0 {
 		ping = fmt.Sprintf("%.0f ms", g.Ping)

@@ -1,13 +1,9 @@
-package view
+package client
 
-import (
-	"testing"
-
-	"tremor/client"
-)
+import "testing"
 
 func TestNetGraphText(t *testing.T) {
-	base := client.NetGraph{BytesIn: 1008, PacketsIn: 21, BytesOut: 360, PacketsOut: 20, Ping: 185, Jitter: 11.4, Snapshots: 21, ReliablePending: 1}
+	base := NetGraph{BytesIn: 1008, PacketsIn: 21, BytesOut: 360, PacketsOut: 20, Ping: 185, Jitter: 11.4, Snapshots: 21, ReliablePending: 1}
 	acks := base
 	acks.Acks, acks.AckRTT, acks.UpstreamLoss, acks.DownstreamLoss = true, 120, 1.5, 4
 	fs := base
@@ -20,7 +16,7 @@ func TestNetGraphText(t *testing.T) {
 	noPing.Ping, noPing.Jitter = -1, -1
 	tests := []struct {
 		name string
-		g    client.NetGraph
+		g    NetGraph
 		want [NetGraphLines]string
 	}{
 		{"snapshots", base, [NetGraphLines]string{
@@ -44,7 +40,7 @@ func TestNetGraphText(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := [NetGraphLines]string{"stale", "stale", "stale", "stale", "stale", "stale", "stale"}
-			NetGraphText(tc.g, &lines)
+			tc.g.Text(&lines)
 			for i := range lines {
 				if lines[i] != tc.want[i] {
 					t.Errorf("line %d: %q, want %q", i, lines[i], tc.want[i])
