@@ -407,8 +407,16 @@ func TestFeltDelay(t *testing.T) {
 				}
 			}
 			t.Logf("%s: P1 sees itself move %v after the key, the server %v, P2 %v (0: not in view)", model, at[0], at[1], at[2])
-			if at[0] == 0 || at[0] > 3*FrameInterval {
-				t.Errorf("P1's own pane moved %v after the key, want within 3 client frames", at[0])
+			// In frame sync P1 runs at its prediction limit (8 frames
+			// past the last confirmed, about its round trip): a key
+			// pressed during a stall goes to the server at once but runs
+			// in P1's own game when its frame may, up to two frames on.
+			limit := 3 * FrameInterval
+			if model == NetModelFrameSync {
+				limit += 2 * 50 * time.Millisecond
+			}
+			if at[0] == 0 || at[0] > limit {
+				t.Errorf("P1's own pane moved %v after the key, want within %v", at[0], limit)
 			}
 			if at[1] < 150*time.Millisecond {
 				t.Errorf("the server moved P1 %v after the key, want at least the lane's 150 ms", at[1])

@@ -50,11 +50,15 @@ const (
 	// maxFramesPerClientFrame bounds the frames one client frame runs
 	// when it catches up.
 	maxFramesPerClientFrame = 8
+	// pendingInputs is the most inputs a stalled client sends ahead of
+	// the frames it has run (1.6 s at sv_fps 20).
+	pendingInputs = 32
 	// frameRequestMsec is the least time between two frame requests.
 	frameRequestMsec = 100
-	// firstWholeWaitMsec is how long after the gamestate the client
-	// waits for its first whole state before it asks for one.
-	firstWholeWaitMsec = 1000
+	// wholeWaitMsec is how long the client waits for a whole state
+	// (the first after the gamestate, or one it asked for) before it
+	// asks (again).
+	wholeWaitMsec = 1000
 )
 
 // frameSync is the client's frame-sync state for one gamestate.
@@ -70,8 +74,13 @@ type frameSync struct {
 	lead      int8  // the server's last input lead
 	leads     int   // frames messages received with a lead
 
-	created     int32 // realtime of the gamestate
-	snapNum     int32 // the number of the last frame given to cgame as a snapshot
+	created    int32 // realtime of the gamestate
+	wholeAsked int32 // realtime of the last request for a whole state
+	snapNum    int32 // the number of the last frame given to cgame as a snapshot
+	// pending holds the inputs sent during a stall, of the frames after
+	// the current one, oldest first: they run when the Sync may go on.
+	pending     [pendingInputs]bg.UserCmd
+	npending    int
 	lastRequest int32 // realtime of the last frame request
 	request     proto.FrameRequest
 	wantRequest bool
@@ -271,6 +280,7 @@ func (h *serverHandler) WholeState(r *msg.Reader) error {
 	fs.rerun(g.LevelTime()) // the game starts again from this frame
 	// Run ahead of the newest frame received by the margin; the lead
 	// the server reports then sets the clock right.
+	fs.npending = 0 // the game goes on from the whole state's frame
 	fs.clock = g.LevelTime() + (st.Newest-st.Confirmed+FrameLeadTarget+1)*fs.period
 	fs.clockFrac = 0
 	fs.cooldown = c.realtime
@@ -322,23 +332,37 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 	fs.clock += d / 1000
 	fs.clockFrac = d % 1000
 	g := fs.sync.Sim().Game()
+	c.runPendingInputs()
 	for range maxFramesPerClientFrame {
-		if g.LevelTime()+fs.period > fs.clock {
+		next := g.LevelTime() + int32(fs.npending+1)*fs.period // the next frame an input is due for
+		if next > fs.clock {
 			break
 		}
 		cmd := input
-		if !fs.sync.Advance(&cmd) {
-			// A stall: the game waits for the server, and so does the
-			// clock.
-			fs.clock = min(fs.clock, g.LevelTime()+fs.period)
+		if fs.npending == 0 && fs.sync.Advance(&cmd) {
+			c.active.cmdNumber++
+			c.active.cmds[c.active.cmdNumber&CmdMask] = cmd
+			c.publishFrame()
+			continue
+		}
+		// A stall: the game waits for the server, but the player's
+		// input of the frame still goes, on time, and the frame runs
+		// with it when the confirmations catch up. Only when inputs
+		// pile up past pendingInputs does the clock wait too.
+		if fs.npending == len(fs.pending) {
+			fs.clock = min(fs.clock, next)
 			break
 		}
+		bg.UserCmdTable.Truncate(&cmd)
+		cmd.ServerTime = next
+		fs.pending[fs.npending] = cmd
+		fs.npending++
 		c.active.cmdNumber++
 		c.active.cmds[c.active.cmdNumber&CmdMask] = cmd
-		c.publishFrame()
 	}
-	if fs.clock > g.LevelTime()+maxFramesPerClientFrame*fs.period {
-		fs.clock = g.LevelTime() + maxFramesPerClientFrame*fs.period // far behind: do not run away
+	next := g.LevelTime() + int32(fs.npending)*fs.period
+	if fs.clock > next+maxFramesPerClientFrame*fs.period {
+		fs.clock = next + maxFramesPerClientFrame*fs.period // far behind: do not run away
 	}
 	st := fs.sync.Stats()
 	c.graph.frameSync(c.realtime, st.Rollbacks-fs.graphRollbacks, st.Stalled, c.frameMsec)
@@ -353,6 +377,24 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 	c.checkFrameRequests()
 }
 
+// runPendingInputs runs, oldest first, the frames whose inputs were sent
+// during a stall, as far as the Sync lets it.
+func (c *Client) runPendingInputs() {
+	fs := c.active.fs
+	k := 0
+	for k < fs.npending {
+		cmd := fs.pending[k]
+		if !fs.sync.Advance(&cmd) {
+			break
+		}
+		k++
+		c.publishFrame()
+	}
+	if k > 0 {
+		fs.npending = copy(fs.pending[:], fs.pending[k:fs.npending])
+	}
+}
+
 // checkFrameRequests queues the request the Sync needs: a whole state
 // (before the first, after a hash mismatch, or when its frames have left
 // the server), or the frames it misses.
@@ -360,9 +402,15 @@ func (c *Client) checkFrameRequests() {
 	fs := c.active.fs
 	if frame, ok := fs.sync.WantWhole(); ok {
 		// The server sends the first whole state unasked when the client
-		// enters the game: ask only when it is late, or two would come.
-		if fs.sync.Started() || c.realtime-fs.created >= firstWholeWaitMsec {
+		// enters the game; after that one whole state is asked for at a
+		// time: ask again only when the answer is late, or two would come.
+		since := fs.created
+		if fs.sync.Started() {
+			since = fs.wholeAsked
+		}
+		if c.realtime-since >= wholeWaitMsec {
 			fs.ask(proto.FrameRequest{From: frame, Whole: true})
+			fs.wholeAsked = c.realtime
 		}
 	} else if from, _, ok := fs.sync.Missing(); ok && fs.sync.Stats().Newest-from > FrameLeadTarget {
 		// A frame missing behind newer ones is lost, not late.
@@ -392,7 +440,7 @@ func (c *Client) writeFrameRequest(w *msg.Writer) {
 // confirmed, which it may not have had (inputs ride until acknowledged).
 func (c *Client) frameSyncCmdCount() int32 {
 	fs := c.active.fs
-	n := fs.sync.Current() - fs.sync.Confirmed()
+	n := fs.sync.Current() + int32(fs.npending) - fs.sync.Confirmed()
 	return max(0, min(n, proto.MaxPacketUsercmds, c.active.cmdNumber))
 }
 
