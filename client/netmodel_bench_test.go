@@ -337,6 +337,8 @@ type nmDelays struct {
 	// over presses samples.
 	inputMean, inputMax float64
 	presses             int
+	// stalls counts the frame-sync stalls while the input was timed.
+	stalls int
 	// world: the render time (cgame's Time, the time the others and the
 	// world are drawn at) minus the server's time at that moment, ms,
 	// mean, least and most over the frames: negative is the past.
@@ -350,11 +352,13 @@ const nmPressMsec = 1517
 
 // measureDelays measures a session's nmDelays: the input delay alone on
 // the map (no bot to push the player), then the world's with nmBots.
-func measureDelays(tb testing.TB, model string, delay time.Duration) nmDelays {
+// maxPred is cl_maxPredictionFrames (0: the default).
+func measureDelays(tb testing.TB, model string, delay time.Duration, maxPred int) nmDelays {
 	var d nmDelays
 	// Run right or left for 300 ms every nmPressMsec, still in between
 	// (friction stops the player well before the next press).
-	s := newNMSession(tb, model, delay, 0, 0)
+	s := newNMSession(tb, model, delay, 0, maxPred)
+	st0, _ := s.c.FrameSyncStats()
 	s.input = func(t int32) bg.UserCmd {
 		switch {
 		case t%nmPressMsec >= 300:
@@ -388,7 +392,9 @@ func measureDelays(tb testing.TB, model string, delay time.Duration) nmDelays {
 	if d.presses > 0 {
 		d.inputMean /= float64(d.presses)
 	}
-	s = newNMSession(tb, model, delay, nmBots, 0)
+	st1, _ := s.c.FrameSyncStats()
+	d.stalls = st1.Stalls - st0.Stalls
+	s = newNMSession(tb, model, delay, nmBots, maxPred)
 	d.worldMin, d.worldMax = 1e9, -1e9
 	const frames = 600
 	for range frames {
@@ -403,44 +409,65 @@ func measureDelays(tb testing.TB, model string, delay time.Duration) nmDelays {
 }
 
 // TestNetModelDelays measures what each model makes a player wait for,
-// on links of 0, 40 and 150 ms each way, and holds each to its model:
-// with snapshots the player's own input moves it in the frame it is
-// pressed (prediction) and the world is drawn in the past, at least the
-// link's delay behind the server; in frame sync the player's own input
-// shows within a game frame and a client frame (the frame it is run in,
-// drawn between the last two), and the world is drawn ahead of the
-// server (predicted). -v prints the figures (docs/netcode.md §8).
+// on links of 0, 40 and 150 ms each way (frame sync at 150 ms also with
+// cl_maxPredictionFrames 12), and holds each to its model: with
+// snapshots the player's own input moves it in the frame it is pressed
+// (prediction) and the world is drawn in the past, at least the link's
+// delay behind the server; in frame sync the world is drawn ahead of the
+// server (predicted), and, while the game does not stall, the player's
+// own input shows within a game frame and a client frame (the frame it
+// is run in, drawn between the last two). With 12 frames of prediction
+// a 150 ms link does not stall. -v prints the figures (docs/netcode.md
+// §8).
 func TestNetModelDelays(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 2 min of virtual time")
+		t.Skip("plays 3 min of virtual time")
 	}
 	const clientFrame = 17 // ms, com_maxfps 60
-	for _, model := range []string{proto.NetModelSnapshots, proto.NetModelFrameSync} {
-		for _, delay := range []time.Duration{0, 40 * time.Millisecond, 150 * time.Millisecond} {
-			t.Run(fmt.Sprintf("%s/%dms", model, delay/time.Millisecond), func(t *testing.T) {
-				d := measureDelays(t, model, delay)
-				t.Logf("input %.1f ms mean, %.0f most, over %d presses; world drawn at %+.1f ms (%+.0f to %+.0f) from the server's time",
-					d.inputMean, d.inputMax, d.presses, d.worldMean, d.worldMin, d.worldMax)
-				if d.presses < 30 {
-					t.Fatalf("%d presses timed, want 30 or more of 40", d.presses)
-				}
-				oneWay := float64(delay / time.Millisecond)
-				if model == proto.NetModelSnapshots {
-					if d.inputMax > 0 {
-						t.Errorf("own input drawn %.0f ms late at most: prediction shows it in the frame it is pressed", d.inputMax)
-					}
-					if d.worldMax > -oneWay {
-						t.Errorf("world drawn at %+.0f ms at the latest: it cannot be newer than the server's time less the link's %.0f ms", d.worldMax, oneWay)
-					}
-					return
-				}
-				if d.inputMax > framesync.DefaultFrameMsec+clientFrame {
-					t.Errorf("own input drawn %.0f ms late at most, want within a game frame and a client frame (%d ms)", d.inputMax, framesync.DefaultFrameMsec+clientFrame)
-				}
-				if d.worldMin <= 0 {
-					t.Errorf("world drawn at %+.0f ms at the earliest: frame sync draws its prediction, ahead of the server", d.worldMin)
-				}
-			})
+	cases := []struct {
+		model   string
+		delay   time.Duration
+		maxPred int
+	}{
+		{proto.NetModelSnapshots, 0, 0},
+		{proto.NetModelSnapshots, 40 * time.Millisecond, 0},
+		{proto.NetModelSnapshots, 150 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 0, 0},
+		{proto.NetModelFrameSync, 40 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 150 * time.Millisecond, 0},
+		{proto.NetModelFrameSync, 150 * time.Millisecond, 12},
+	}
+	for _, tc := range cases {
+		name := fmt.Sprintf("%s/%dms", tc.model, tc.delay/time.Millisecond)
+		if tc.maxPred != 0 {
+			name += fmt.Sprintf("/maxpred%d", tc.maxPred)
 		}
+		t.Run(name, func(t *testing.T) {
+			d := measureDelays(t, tc.model, tc.delay, tc.maxPred)
+			t.Logf("input %.1f ms mean, %.0f most, over %d presses, %d stalls; world drawn at %+.1f ms (%+.0f to %+.0f) from the server's time",
+				d.inputMean, d.inputMax, d.presses, d.stalls, d.worldMean, d.worldMin, d.worldMax)
+			if d.presses < 30 {
+				t.Fatalf("%d presses timed, want 30 or more of 40", d.presses)
+			}
+			oneWay := float64(tc.delay / time.Millisecond)
+			if tc.model == proto.NetModelSnapshots {
+				if d.inputMax > 0 {
+					t.Errorf("own input drawn %.0f ms late at most: prediction shows it in the frame it is pressed", d.inputMax)
+				}
+				if d.worldMax > -oneWay {
+					t.Errorf("world drawn at %+.0f ms at the latest: it cannot be newer than the server's time less the link's %.0f ms", d.worldMax, oneWay)
+				}
+				return
+			}
+			if tc.maxPred == 12 && d.stalls != 0 {
+				t.Errorf("%d stalls with 12 frames of prediction on a %v link", d.stalls, tc.delay)
+			}
+			if d.stalls == 0 && d.inputMax > framesync.DefaultFrameMsec+clientFrame {
+				t.Errorf("own input drawn %.0f ms late at most without a stall, want within a game frame and a client frame (%d ms)", d.inputMax, framesync.DefaultFrameMsec+clientFrame)
+			}
+			if d.worldMin <= 0 {
+				t.Errorf("world drawn at %+.0f ms at the earliest: frame sync draws its prediction, ahead of the server", d.worldMin)
+			}
+		})
 	}
 }
