@@ -1,0 +1,6 @@
+//go:build !race
+
+package client
+
+// raceEnabled: built with -race.
+const raceEnabled = false
