@@ -37,6 +37,25 @@ type SyncConfig struct {
 	// the frame (default 5). A confirmed frame with a hash that the
 	// Sync did not hash beforehand costs two loads of a saved state.
 	HashEvery int32
+	// Observer, if set, is told of every frame the Sync runs and of
+	// every state it puts the game back in (nil: nobody is).
+	Observer Observer
+}
+
+// Observer watches a Sync's game frame by frame, whatever the frame
+// (predicted, confirmed, or run again by a rollback or after a whole
+// state): what the game did in each frame is seen there, and only there,
+// since the frames run again are never given out. The Sync calls it
+// synchronously; it may read the game (Sim.Game) and must not change it.
+type Observer interface {
+	// FrameRun says the Sync has just run frame n (the game is in its
+	// state); again says frame n had run before, in another state of
+	// the frames before it, and what it did then may come again.
+	FrameRun(n int32, again bool)
+	// StateLoaded says the Sync has put the game back in the saved
+	// state of frame n, a rollback's or a whole state's: the next frame
+	// run follows it, not the last one run.
+	StateLoaded(n int32)
 }
 
 // SyncStats are a Sync's counters, for the HUD, the classroom and reports.
@@ -121,6 +140,7 @@ type Sync struct {
 	confirmed int32
 	newest    int32
 	period    int32
+	ran       int32 // the newest frame ever run (Observer's again)
 
 	// Rings indexed by frame number modulo size.
 	states    []*game.State
@@ -329,6 +349,9 @@ func (s *Sync) confirm() {
 		if resim <= old {
 			s.keepTrail(&s.last.Before, resim, old)
 			s.sim.Load(s.states[s.slot(resim-1)])
+			if s.cfg.Observer != nil {
+				s.cfg.Observer.StateLoaded(resim - 1)
+			}
 		}
 		for n := resim; n <= last; n++ {
 			s.run(n, &s.recv[s.slot(n)])
@@ -407,6 +430,10 @@ func (s *Sync) run(n int32, f *Frame) {
 	}
 	s.current = n
 	s.stats.Simulated++
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.FrameRun(n, n <= s.ran)
+	}
+	s.ran = max(s.ran, n)
 }
 
 // keepTrail copies where the players stood after frames from..to (as
@@ -545,6 +572,9 @@ func (s *Sync) LoadWhole(r *msg.Reader) (loaded bool, err error) {
 		s.stats.Resyncs++
 	}
 	s.sim.Load(s.whole)
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.StateLoaded(n)
+	}
 	for k := range s.stateNum {
 		s.stateNum[k], s.hashNum[k], s.posNum[k] = 0, 0, 0
 	}

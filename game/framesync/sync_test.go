@@ -444,3 +444,100 @@ func TestSyncRollbackTrail(t *testing.T) {
 		})
 	}
 }
+
+// observerLog is an Observer that writes down what it is told, and checks
+// that the frames it is told of follow each other: each frame run comes
+// after the one before it, run or loaded, at the frame's time.
+type observerLog struct {
+	t     *testing.T
+	sync  *Sync // set once the Sync is made
+	at    int32 // the frame the game is at, by the calls
+	calls []string
+}
+
+func (o *observerLog) FrameRun(n int32, again bool) {
+	if n != o.at+1 {
+		o.t.Errorf("frame %d run with the game at frame %d", n, o.at)
+	}
+	if lt := o.sync.Sim().Game().LevelTime(); lt != n*frameMsec {
+		o.t.Errorf("frame %d run: the game is at %d ms, want %d", n, lt, n*frameMsec)
+	}
+	o.at = n
+	call := fmt.Sprintf("run %d", n)
+	if again {
+		call += " again"
+	}
+	o.calls = append(o.calls, call)
+}
+
+func (o *observerLog) StateLoaded(n int32) {
+	o.at = n
+	o.calls = append(o.calls, fmt.Sprintf("load %d", n))
+}
+
+// The Observer is told of every frame the Sync runs, predicted, confirmed
+// or run again, and of every state it loads, in order: a rollback loads
+// the state before the first frame that differs and says that the frames
+// from it had run before; frames confirmed past the current one run for
+// the first time; a whole state of an earlier frame (a resynchronisation)
+// is loaded and the frames after it run again.
+func TestSyncObserver(t *testing.T) {
+	cases := []struct {
+		name     string
+		changeAt int32 // first frame where the other's input changes (0: never)
+		confirm  int32 // frames 6..confirm are delivered after 6..11 ran predicted
+		resync   bool  // then a whole state of frame 7 is loaded and 8..confirm confirm again
+		want     string
+	}{
+		{"predicted right", 0, 11, false, ""},
+		{"wrong from the fourth", 9, 11, false, "load 8, run 9 again, run 10 again, run 11 again"},
+		{"confirmed past the current frame", 0, 13, false, "run 12, run 13"},
+		{"wrong, and past the current frame", 10, 13, false, "load 9, run 10 again, run 11 again, run 12, run 13"},
+		{"whole state of an earlier frame", 0, 11, true, "load 7, run 8 again, run 9 again, run 10 again, run 11 again"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &observerLog{t: t}
+			p := newPair(t, SyncConfig{Observer: o})
+			o.sync = p.sync
+			if got, want := strings.Join(o.calls, ", "), "load 5"; got != want {
+				t.Fatalf("the first whole state: %q, want %q", got, want)
+			}
+			p.advance(6)
+			if got, want := strings.Join(o.calls[1:], ", "), "run 6, run 7, run 8, run 9, run 10, run 11"; got != want {
+				t.Fatalf("predicting: %q, want %q", got, want)
+			}
+			o.calls = o.calls[:0]
+			var whole []byte // frame 7's, while the server keeps it
+			for n := int32(6); n <= tc.confirm; n++ {
+				cmd := bg.UserCmd{RightMove: 127}
+				if tc.changeAt != 0 && n >= tc.changeAt {
+					cmd = bg.UserCmd{RightMove: -127, UpMove: 127}
+				}
+				p.serverFrames(t, 1, cmd)
+				if tc.resync && n == 7 {
+					p.sent[6].Hash ^= 1 // frame 7 mismatches: a whole state of it is wanted
+					whole, _ = wholeMessage(t, p.srv.rec, 7)
+				}
+				p.deliver(n)
+			}
+			p.sync.Confirm()
+			if tc.resync {
+				if n, ok := p.sync.WantWhole(); !ok || n != 7 {
+					t.Fatalf("want whole %d (%v), want frame 7", n, ok)
+				}
+				o.calls = o.calls[:0]
+				if loaded, err := p.sync.LoadWhole(msg.NewReader(whole, msg.Huffman)); err != nil || !loaded {
+					t.Fatalf("LoadWhole: %v %v", loaded, err)
+				}
+				p.sync.Confirm()
+			}
+			if got := strings.Join(o.calls, ", "); got != tc.want {
+				t.Errorf("confirming: %q, want %q", got, tc.want)
+			}
+			if st := p.sync.Stats(); st.Current != tc.confirm || o.at != tc.confirm {
+				t.Errorf("the Sync is at frame %d, the Observer was told %d; want %d", st.Current, o.at, tc.confirm)
+			}
+		})
+	}
+}
