@@ -113,7 +113,7 @@ func (h *serverHandler) Ack(ack uint16, ackBits uint32) error {
 func (a *clientAcks) acked(seq uint16) {
 	a.msgs.Acked(seq)
 	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Qport: a.qport, Acked: true, AckSequence: seq,
+		(*fn)(AckEvent{Qport: a.qport, Kind: AckAcked, AckSequence: seq,
 			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
 	}
 }
@@ -200,16 +200,17 @@ func (c *Client) receivedAcks(seq uint32) {
 	}
 	if a.ep.Received(a.seq16(seq), c.lastNow) {
 		if fn := ackObserver.Load(); fn != nil {
-			(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq)})
+			(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckReceived})
 		}
 	}
 }
 
 // writeAcks writes, in the client message being built as netchan
-// message seq, the packet acks and, once the ring's commands are all
-// acknowledged, the block of the client commands due. Back on the rings
-// with nothing by id left waiting, it ends the carrier instead: the
-// message carries no packet acks, which tells the server.
+// message seq, the packet acks and the block of the client commands due:
+// on the carrier once the ring's commands are all acknowledged; back on
+// the rings always, the ring's waiting behind them (ringHeld). Back on
+// the rings with nothing by id left waiting, it ends the carrier
+// instead: the message carries no packet acks, which tells the server.
 func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	a := c.conn.acks
 	if a.retiring && a.msgs.Pending() == 0 {
@@ -220,7 +221,7 @@ func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	start := w.BitLen()
 	proto.WriteAck(w, proto.ClcAck, ack, bits)
 	c.stats.AckBitsUp += uint64(w.BitLen() - start)
-	if c.conn.reliableAcknowledge == c.conn.reliableSequence {
+	if a.retiring || c.conn.reliableAcknowledge == c.conn.reliableSequence {
 		budget := min((len(c.wbuf)-w.Len()-64)*8/msg.MaxCodeLen, proto.MaxMessagesBlock)
 		if block, n := a.msgs.Fill(a.block[:0], a.seq16(seq), c.lastNow, a.ep.RTT(), budget); n > 0 {
 			start = w.BitLen()
@@ -230,6 +231,9 @@ func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	}
 	a.ep.Sent(a.seq16(seq), c.lastNow, w.Len())
 	a.lastSent = seq
+	if fn := ackObserver.Load(); fn != nil {
+		(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckSent})
+	}
 }
 
 // sendsByID reports whether a new client command goes as a message of
@@ -269,10 +273,24 @@ type AckEvent struct {
 	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
 	Sequence    uint32
 	AckSequence uint16
-	// Acked: a client message whose ack arrived for the first time;
-	// else a server message marked received (acknowledged from then on).
-	Acked bool
+	// Kind says what happened to the packet.
+	Kind AckEventKind
 }
+
+// AckEventKind is what an AckEvent tells of a packet.
+type AckEventKind uint8
+
+// The kinds of AckEvent.
+const (
+	// AckSent: a message of this end went, counted by the carrier.
+	AckSent AckEventKind = iota
+	// AckReceived: a message of the other end was read whole and marked
+	// received: this end acknowledges it from then on.
+	AckReceived
+	// AckAcked: a message of this end was acknowledged for the first
+	// time.
+	AckAcked
+)
 
 var (
 	ackObserver       atomic.Pointer[func(AckEvent)]
@@ -280,8 +298,8 @@ var (
 )
 
 // ObserveAcks has fn told, on each client's goroutine, of every packet
-// any client's acks carrier marks received and of every packet whose
-// ack arrives for the first time; nil stops it. Tests check with it
+// any client's acks carrier sends, marks received, or has acknowledged
+// for the first time; nil stops it. Tests check with it
 // that no packet is acknowledged that the other end did not receive.
 func ObserveAcks(fn func(AckEvent)) {
 	if fn == nil {

@@ -72,6 +72,9 @@ type ackState struct {
 	// lastClcAck is the netchan sequence of the last client message that
 	// carried packet acks.
 	lastClcAck uint32
+	// superseded counts the commands forgotten unacknowledged
+	// (Supersede), for waiting.
+	superseded uint64
 	clock      reliable.Clock // the server's real time, never wrapping
 	resend     time.Duration  // sv_resendMsec
 
@@ -104,6 +107,14 @@ func newAckState(c *client, resendMsec int) *ackState {
 
 // seq16 is the acks carrier's sequence of netchan message seq.
 func (a *ackState) seq16(seq uint32) uint16 { return uint16(seq) + a.off }
+
+// waiting returns how many commands by id wait for their ack: fewer than
+// Messages.Pending, which counts the ids between the oldest waiting and
+// the next, some of them acknowledged already.
+func (a *ackState) waiting() int {
+	st := a.msgs.Stats()
+	return int(st.Queued - st.Acked - a.superseded)
+}
 
 // byID reports whether c's new server commands go by id: it is on the
 // acks carrier and not winding it down.
@@ -142,9 +153,9 @@ func (s *Server) gamestateCarrier(c *client) {
 	switch {
 	case a.retiring && want:
 		s.logf("client %d %s: stays on the rings for this gamestate: its last switch to them is still acknowledging", c.num, c.name)
-	case !a.retiring && !want && a.gsCount < a.msgs.Pending():
+	case !a.retiring && !want && a.gsCount < a.waiting():
 		s.logf("client %d %s: stays on %s for this gamestate: %d commands wait, %d fit ahead of it", c.num, c.name,
-			proto.ReliableAcks, a.msgs.Pending(), a.gsCount)
+			proto.ReliableAcks, a.waiting(), a.gsCount)
 	case !a.retiring && !want:
 		a.retiring = true
 		s.logf("client %d %s: reliable commands back on the rings (%s) from this gamestate", c.num, c.name, proto.ReliableQ3)
@@ -205,6 +216,9 @@ func (s *Server) writeMessagesBlock(c *client, w *msg.Writer, seq int32, limit i
 	}
 	a.ep.Sent(a.seq16(uint32(seq)), now, w.Len())
 	a.lastSent = uint32(seq)
+	if fn := ackObserver.Load(); fn != nil {
+		(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: uint32(seq), AckSequence: a.seq16(uint32(seq)), Kind: AckSent})
+	}
 }
 
 // commandsWaiting returns how many server commands wait for c's
@@ -251,7 +265,7 @@ func (m *clientMessage) Ack(ack uint16, ackBits uint32) error {
 func (a *ackState) acked(seq uint16) {
 	a.msgs.Acked(seq)
 	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Client: a.num, Qport: a.qport, Acked: true, AckSequence: seq,
+		(*fn)(AckEvent{Client: a.num, Qport: a.qport, Kind: AckAcked, AckSequence: seq,
 			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
 	}
 }
@@ -308,12 +322,13 @@ func (s *Server) receivedAcks(c *client, seq uint32) {
 	}
 	if a.ep.Received(a.seq16(seq), a.clock.Tick(s.svs.now)) {
 		if fn := ackObserver.Load(); fn != nil {
-			(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq)})
+			(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckReceived})
 		}
 	}
 	if a.confirm && !c.dlHeader {
 		a.confirm = false
 		if a.retiring {
+			a.superseded += uint64(a.waiting())
 			a.msgs.Supersede()
 		}
 	}
@@ -331,10 +346,24 @@ type AckEvent struct {
 	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
 	Sequence    uint32
 	AckSequence uint16
-	// Acked: a server message whose ack arrived for the first time;
-	// else a client message marked received (acknowledged from then on).
-	Acked bool
+	// Kind says what happened to the packet.
+	Kind AckEventKind
 }
+
+// AckEventKind is what an AckEvent tells of a packet.
+type AckEventKind uint8
+
+// The kinds of AckEvent.
+const (
+	// AckSent: a message of this end went, counted by the carrier.
+	AckSent AckEventKind = iota
+	// AckReceived: a message of the other end was read whole and marked
+	// received: this end acknowledges it from then on.
+	AckReceived
+	// AckAcked: a message of this end was acknowledged for the first
+	// time.
+	AckAcked
+)
 
 var (
 	ackObserver       atomic.Pointer[func(AckEvent)]
@@ -342,8 +371,8 @@ var (
 )
 
 // ObserveAcks has fn told, on the server's goroutine, of every packet
-// any server's acks carrier marks received and of every packet whose
-// ack arrives for the first time; nil stops it. Tests check with it
+// any server's acks carrier sends, marks received, or has acknowledged
+// for the first time; nil stops it. Tests check with it
 // that no packet is acknowledged that the other end did not receive.
 func ObserveAcks(fn func(AckEvent)) {
 	if fn == nil {

@@ -168,6 +168,31 @@ func TestAcksSwitchAtGamestate(t *testing.T) {
 	ask(proto.ReliableQ3)
 	gamestate()
 	if !c.byID() || c.acks.gsCount != proto.MessagesPerPacket {
-		t.Fatalf("%d commands waiting, %d fit: the client should stay on acks", c.acks.msgs.Pending(), c.acks.gsCount)
+		t.Fatalf("%d commands waiting, %d fit: the client should stay on acks", c.acks.waiting(), c.acks.gsCount)
+	}
+
+	// Waiting commands with acknowledged ones among them (a hole between
+	// the oldest waiting id and the next) all fit: back on the rings.
+	a = c.acks
+	a.gamestate = false
+	for range 100 { // every command due again, in a packet acked
+		if a.waiting() == 0 {
+			break
+		}
+		s.svs.now += 200
+		sendAll()
+		_ = m.Ack(a.seq16(out), 1)
+	}
+	c.pushCommand("print first")
+	sendAll()
+	c.pushCommand("print second")
+	sendAll()
+	_ = m.Ack(a.seq16(out), 1) // the second's packet, not the first's
+	if a.msgs.Pending() != 2 || a.waiting() != 1 {
+		t.Fatalf("%d ids pending, %d waiting; want 2 and 1", a.msgs.Pending(), a.waiting())
+	}
+	gamestate()
+	if c.byID() || a.gsCount != 1 {
+		t.Fatalf("one command waiting, %d fit: the client should go back to the rings", a.gsCount)
 	}
 }

@@ -2,6 +2,7 @@ package headless_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestCarrierSwitch(t *testing.T) {
 	r := headless.New(headless.Config{
 		Server:    ts.srv.Addr(),
 		Clients:   2,
-		Duration:  30 * time.Second,
+		Duration:  34 * time.Second,
 		ChatEvery: 150 * time.Millisecond,
 		Seed:      5,
 		Client:    ccfg,
@@ -53,21 +54,34 @@ func TestCarrierSwitch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	// Each phase: at a time into the run, ask for a carrier, restart the
-	// map, or read what the server has of both clients.
+	// The phases: the clients chat on the rings; they ask for the acks
+	// carrier, and once the server has their new userinfo the map
+	// restarts; once both are back in the game on acks they chat a
+	// while, ask for the rings, and the map restarts again; a while
+	// after both are back in the game, what the server sent them is
+	// read. Each wait is for what the server has of both clients.
 	type seen struct {
 		carriers []string
+		asked    int // clients whose userinfo asks for acks
+		active   int
 		ackBits  int64
 		gs       int
 	}
 	sample := func() (s seen) {
 		ts.srv.Do(ctx, func() {
 			for _, ci := range ts.srv.Clients() {
-				if !ci.Bot && ci.State == server.StateActive {
-					s.carriers = append(s.carriers, ci.Reliable)
-					s.ackBits += ci.AckBits
-					s.gs += ci.Gamestates
+				if ci.Bot || ci.State < server.StateConnected {
+					continue
 				}
+				if strings.Contains(ci.Userinfo, `\reliable\acks`) {
+					s.asked++
+				}
+				if ci.State == server.StateActive {
+					s.active++
+					s.carriers = append(s.carriers, ci.Reliable)
+				}
+				s.ackBits += ci.AckBits
+				s.gs += ci.Gamestates
 			}
 		})
 		return s
@@ -77,35 +91,53 @@ func TestCarrierSwitch(t *testing.T) {
 		c.Reliable = carrier
 		r.SetClientConfig(c)
 	}
+	// await waits, up to 8 s, until cond holds of what the server has.
+	var waitErr error
+	await := func(what string, cond func(s seen) bool) {
+		for end := time.Now().Add(8 * time.Second); waitErr == nil; {
+			if cond(sample()) {
+				return
+			}
+			if time.Now().After(end) || ctx.Err() != nil {
+				waitErr = fmt.Errorf("%s: not within 8 s (%+v)", what, sample())
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	on := func(carrier string) func(s seen) bool {
+		return func(s seen) bool {
+			return s.active == 2 && s.carriers[0] == carrier && s.carriers[1] == carrier
+		}
+	}
 	samples := map[string]seen{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		start := time.Now()
-		for _, step := range []struct {
-			at time.Duration
-			do func()
-		}{
-			{6 * time.Second, func() { samples["q3"] = sample(); ask(proto.ReliableAcks) }},
-			{9 * time.Second, func() { ts.srv.Exec("map_restart") }},
-			{15 * time.Second, func() { samples["acks"] = sample() }},
-			{16 * time.Second, func() { ask(proto.ReliableQ3) }},
-			{19 * time.Second, func() { ts.srv.Exec("map_restart") }},
-			{25 * time.Second, func() { samples["back"] = sample() }},
-		} {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Until(start.Add(step.at))):
-			}
-			step.do()
-		}
+		time.Sleep(5 * time.Second)
+		await("both clients in the game", on(proto.ReliableQ3))
+		samples["q3"] = sample()
+		ask(proto.ReliableAcks)
+		await("the userinfo asking for acks", func(s seen) bool { return s.asked == 2 })
+		ts.srv.Exec("map_restart")
+		await("both on acks", on(proto.ReliableAcks))
+		time.Sleep(4 * time.Second)
+		samples["acks"] = sample()
+		ask(proto.ReliableQ3)
+		await("the userinfo asking for the rings", func(s seen) bool { return s.asked == 0 })
+		ts.srv.Exec("map_restart")
+		await("both back on the rings", on(proto.ReliableQ3))
+		time.Sleep(4 * time.Second)
+		samples["back"] = sample()
 	}()
 	rep, err := r.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-done
+	if waitErr != nil {
+		t.Fatal(waitErr)
+	}
 	logReport(t, rep)
 	checkReport(t, rep, 2)
 	for _, c := range rep.Clients {
@@ -134,7 +166,7 @@ func TestCarrierSwitch(t *testing.T) {
 		left += ci.AckBits
 	}
 	if len(ts.left) != 2 || left != back.ackBits {
-		t.Errorf("packet acks went on after the switch back to the rings: %d bits when the clients left, %d 6 s after the map_restart (%d clients left)",
+		t.Errorf("packet acks went on after the switch back to the rings: %d bits when the clients left, %d 4 s after both were back (%d clients left)",
 			left, back.ackBits, len(ts.left))
 	}
 	for _, d := range ts.drops {
