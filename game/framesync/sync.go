@@ -49,9 +49,9 @@ type SyncConfig struct {
 // synchronously; it may read the game (Sim.Game) and must not change it.
 type Observer interface {
 	// FrameRun says the Sync has just run frame n (the game is in its
-	// state); again says frame n had run before, in another state of
-	// the frames before it, and what it did then may come again.
-	FrameRun(n int32, again bool)
+	// state); confirmed says it ran as the server's (its inputs
+	// confirmed, and every frame before it), not predicted.
+	FrameRun(n int32, confirmed bool)
 	// StateLoaded says the Sync has put the game back in the saved
 	// state of frame n, a rollback's or a whole state's: the next frame
 	// run follows it, not the last one run.
@@ -140,7 +140,6 @@ type Sync struct {
 	confirmed int32
 	newest    int32
 	period    int32
-	ran       int32 // the newest frame ever run (Observer's again)
 
 	// Rings indexed by frame number modulo size.
 	states    []*game.State
@@ -354,7 +353,7 @@ func (s *Sync) confirm() {
 			}
 		}
 		for n := resim; n <= last; n++ {
-			s.run(n, &s.recv[s.slot(n)])
+			s.run(n, &s.recv[s.slot(n)], true)
 		}
 		s.setConfirmed(last)
 		for n := last + 1; n <= old; n++ {
@@ -408,12 +407,12 @@ func (s *Sync) predict(n int32) {
 	for q := p.Present; q != 0; q &= q - 1 {
 		p.Inputs[bits.TrailingZeros64(q)].ServerTime = p.Time
 	}
-	s.run(n, p)
+	s.run(n, p, false)
 }
 
 // run runs frame f as frame n from the state of frame n-1 and saves the
-// state of frame n.
-func (s *Sync) run(n int32, f *Frame) {
+// state of frame n; confirmed says f is the server's frame n.
+func (s *Sync) run(n int32, f *Frame, confirmed bool) {
 	s.sim.Apply(f)
 	i := s.slot(n)
 	s.sim.Save(s.states[i])
@@ -431,9 +430,8 @@ func (s *Sync) run(n int32, f *Frame) {
 	s.current = n
 	s.stats.Simulated++
 	if s.cfg.Observer != nil {
-		s.cfg.Observer.FrameRun(n, n <= s.ran)
+		s.cfg.Observer.FrameRun(n, confirmed)
 	}
-	s.ran = max(s.ran, n)
 }
 
 // keepTrail copies where the players stood after frames from..to (as
