@@ -45,14 +45,52 @@ type Client interface {
 	GetServerCommand(seq int32) (string, bool)
 }
 
-// RollbackSource is what an engine that runs the game itself (frame
-// sync, SetFrameSync) tells cgame beside its snapshots; its Client may
-// implement it. SnapshotRollback reports whether the engine's simulation
-// ran frames again (a rollback, or a whole state loaded) after it made
-// the snapshot before num and before it made num, and from the level
-// time of the first of them: the events of those frames that cgame
-// already played from the snapshots before may come again, in other
-// entities or changed in their details, and are not played twice.
-type RollbackSource interface {
-	SnapshotRollback(num int32) (from int32, ok bool)
+// FrameEventSource is what an engine that runs the game itself (frame
+// sync, SetFrameSync) gives cgame beside its snapshots; its Client may
+// implement it. The engine finds the events of every frame its game
+// runs — those it gives cgame as snapshots, and those a rollback runs
+// again, which it does not — and numbers them in order from 1, as the
+// server numbers its commands. cgame then plays, as each snapshot becomes
+// current, the frame events up to the one the engine had found when it
+// made that snapshot, instead of reading events from the snapshots
+// (frameevent.go).
+type FrameEventSource interface {
+	// SnapshotEventSequence returns the number of the newest frame
+	// event the engine had found when it made snapshot num (0: none
+	// yet); false if it no longer knows.
+	SnapshotEventSequence(num int32) (seq int32, ok bool)
+	// GetFrameEvent copies frame event seq into e if the engine still
+	// holds it.
+	GetFrameEvent(seq int32, e *FrameEvent) bool
+}
+
+// FrameEvent is one event an engine that runs the game itself found in a
+// frame it ran (FrameEventSource): what cgame would have found in a
+// snapshot of that frame and of the frame before it.
+type FrameEvent struct {
+	// Frame is the level time of the frame the event happened in.
+	Frame int32
+	// Pass numbers the engine's runs of its game from a state: a new
+	// pass begins each time it puts the game back in a saved state (a
+	// rollback, a whole state), from the frame at level time After.
+	// The frames after After that had run before run again in the pass,
+	// so an event played from an earlier run of one of them may be this
+	// one.
+	Pass, After int32
+	// Predicted: the frame ran predicted, not confirmed; the event may
+	// be one the server's game never makes.
+	Predicted bool
+	// Source is SourceTemp (a temporary event entity), SourceEntity
+	// (another entity's Event), or for the local player's own events
+	// SourcePlayerState (its predictable events) and SourceExternal.
+	Source EventSource
+	Event  int32 // bg.Ev*, the counter bits removed
+	Parm   int32
+	Entity int32 // entity number; the local client's number for its own events
+	// Origin is where it happened: the entity's position, or the
+	// player's origin, at Frame.
+	Origin bg.Vec
+	// State is the entity's state in that frame for SourceTemp and
+	// SourceEntity; zero otherwise.
+	State bg.EntityState
 }

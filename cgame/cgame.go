@@ -32,9 +32,14 @@ const (
 	// longer unacknowledged window is treated as lost commands.
 	MaxReplayCommands = 1024
 	// MaxPlayedEvents is how many played events cgame remembers in frame
-	// sync, to recognise them when a rollback shows them again: more than
-	// a rollback's frames (cl_maxPredictionFrames) hold.
+	// sync, to know them when a rollback runs their frame again: more
+	// than the frames a rollback runs again (cl_maxPredictionFrames) make.
 	MaxPlayedEvents = 128
+	// MaxEventShift is how far, in ms, a rollback may move an event in
+	// time for cgame to take it for one it played from an earlier run
+	// of the frames run again (frame sync): a bot's shot predicted a
+	// frame before it was fired is one shot.
+	MaxEventShift = 100
 )
 
 // Point is a position in units (1/bg.UnitsPerPixel pixel), fractional
@@ -75,7 +80,6 @@ type CEntity struct {
 	SnapshotTime int32
 
 	previousEvent int32
-	played        eventKey // in frame sync, the event last played or seen again here
 }
 
 // Stats are cgame's counters since New.
@@ -114,9 +118,13 @@ type Stats struct {
 	TimeJumpsBack          int // frames it went back by more than JumpBackTime and was followed
 	LevelRestarts          int // snapshots from a restarted level with an earlier server time
 	MapRestarts            int // map_restart commands
-	// EventsRolledBack counts, in frame sync, the events seen again after
-	// a rollback ran their frames again, and not played again.
+	// EventsRolledBack counts, in frame sync, the events of frames run
+	// again that an event played from an earlier run of those frames
+	// stood for: not played again.
 	EventsRolledBack int
+	// FrameEventsLost counts, in frame sync, the events the engine found
+	// that it no longer held when cgame came to play them.
+	FrameEventsLost int
 }
 
 // snapSlot is one snapshot cgame owns, with storage for its entities.
@@ -227,14 +235,16 @@ type CGame struct {
 	predictableEvents [MaxPredictedEvents]int32
 	eventSequence     int32
 
-	// events in frame sync (rollback.go)
-	rollbacks    RollbackSource // c's, if it has one
-	played       [MaxPlayedEvents]playedEvent
-	playedCount  int   // events ever put in played
-	transitions  int32 // snapshots made current
-	rollbackFrom int32 // the snapshot made current follows a rollback from this level time
-	rolledBack   bool  // rollbackFrom is set
-	rollbackNum  int32 // the newest snapshot number whose rollback was taken
+	// events in frame sync (frameevent.go)
+	frameEvents   FrameEventSource // c's, if it has one
+	frameEventSeq int32            // the last frame event taken
+	frameEventsOn bool             // frameEventSeq is set
+	frameEvent    FrameEvent       // the one being played
+	// frameEventTaken marks the events of a batch an event played
+	// before stands for in their own frames.
+	frameEventTaken [frameEventBatch / 64]uint64
+	played          [MaxPlayedEvents]playedEvent
+	playedCount     int // events ever put in played
 
 	// server commands
 	cmdSeq    int32
@@ -252,7 +262,7 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 		cfg = &d
 	}
 	g := &CGame{c: c, m: m, world: m, cfg: cfg}
-	g.rollbacks, _ = c.(RollbackSource)
+	g.frameEvents, _ = c.(FrameEventSource)
 	g.ents = make([]CEntity, MaxGEntities)
 	for i := range g.slots {
 		g.slots[i].buf = make([]bg.EntityState, 0, proto.MaxSnapshotEntities)
@@ -267,7 +277,9 @@ func New(c Client, m *tilemap.Map, cfg *Config) *CGame {
 // sync, docs/framesync.md): the snapshots it is given are frames of the
 // engine's own simulation, the player's input of each already run, so
 // the player is drawn from them (interpolated, as with cl_nopredict)
-// instead of predicted.
+// instead of predicted. If the engine is a FrameEventSource, the events
+// played are the ones it found in every frame it ran, not the ones the
+// snapshots show.
 func (g *CGame) SetFrameSync(on bool) { g.frameSync = on }
 
 // FrameSync reports whether SetFrameSync is on.

@@ -45,9 +45,15 @@ type Event struct {
 	Entity int32 // entity number; the local client's number for its own events
 	Origin Point // where it happened, units
 	Time   int32 // render time it fired
+	// Frame is the server time of the frame it happened in: the
+	// snapshot's that brought it, the command's for a predicted one, in
+	// frame sync the frame the engine ran. An event played late (one a
+	// rollback brought in) has a Frame well before Time.
+	Frame  int32
 	Source EventSource
 	// Predicted: fired from the prediction, before the server confirmed
-	// it (Source == SourcePredicted).
+	// it (Source == SourcePredicted; in frame sync, an event of a frame
+	// the engine predicted).
 	Predicted bool
 	// State is the entity's state for entity and temporary events (an
 	// obituary's victim and attacker, a rail's end); zero otherwise.
@@ -84,9 +90,10 @@ func (o *Obituaries) add(ob Obituary) {
 	o.Total++
 }
 
-// fire adds an event to Events.
-func (g *CGame) fire(ev, parm, entity int32, origin Point, src EventSource, es *bg.EntityState) {
-	e := Event{Event: ev, Parm: parm, Entity: entity, Origin: origin, Time: g.Time,
+// fire adds an event of the frame at server time frame to Events, and
+// returns it (until the next).
+func (g *CGame) fire(frame, ev, parm, entity int32, origin Point, src EventSource, es *bg.EntityState) *Event {
+	e := Event{Event: ev, Parm: parm, Entity: entity, Origin: origin, Time: g.Time, Frame: frame,
 		Source: src, Predicted: src == SourcePredicted}
 	if es != nil {
 		e.State = *es
@@ -99,6 +106,7 @@ func (g *CGame) fire(ev, parm, entity int32, origin Point, src EventSource, es *
 	}
 	g.Events = append(g.Events, e)
 	g.Stats.EventsFired++
+	return &g.Events[len(g.Events)-1]
 }
 
 // seqDiff returns a-b for 16-bit event sequence numbers, wrapping.
@@ -109,10 +117,11 @@ func seqDiff(a, b int32) int32 { return int32(int16(uint16(a - b))) }
 // ExternalEvent (its counter bits make each one distinct), and every
 // sequence number ps reached beyond ops. A sequence number both have but
 // with different events is a correction, fired unless it was already.
-func (g *CGame) checkPlayerstateEvents(ps, ops *bg.PlayerState, src EventSource) {
+// frame is the server time of the frame ps is of.
+func (g *CGame) checkPlayerstateEvents(ps, ops *bg.PlayerState, src EventSource, frame int32) {
 	origin := PointOf(ps.Origin)
 	if ps.ExternalEvent != 0 && ps.ExternalEvent != ops.ExternalEvent {
-		g.fire(ps.ExternalEvent&^bg.EventBits, ps.ExternalEventParm, ps.ClientNum, origin, SourceExternal, nil)
+		g.fire(frame, ps.ExternalEvent&^bg.EventBits, ps.ExternalEventParm, ps.ClientNum, origin, SourceExternal, nil)
 	}
 	for k := int32(bg.MaxPSEvents); k > 0; k-- {
 		i := (ps.EventSequence - k) & bg.EventSequenceMask
@@ -121,7 +130,7 @@ func (g *CGame) checkPlayerstateEvents(ps, ops *bg.PlayerState, src EventSource)
 		ev := ps.Events[slot]
 		switch {
 		case d >= 0: // new
-			g.fire(ev, ps.EventParms[slot], ps.ClientNum, origin, src, nil)
+			g.fire(frame, ev, ps.EventParms[slot], ps.ClientNum, origin, src, nil)
 		case d > -bg.MaxPSEvents && ev != ops.Events[slot]: // changed
 			if g.recorded(i, ev) {
 				continue // the correction was fired already
@@ -131,7 +140,7 @@ func (g *CGame) checkPlayerstateEvents(ps, ops *bg.PlayerState, src EventSource)
 				s = SourceCorrection
 				g.Stats.EventCorrections++
 			}
-			g.fire(ev, ps.EventParms[slot], ps.ClientNum, origin, s, nil)
+			g.fire(frame, ev, ps.EventParms[slot], ps.ClientNum, origin, s, nil)
 		default:
 			continue
 		}
@@ -160,7 +169,7 @@ func (g *CGame) checkChangedPredictableEvents(ps *bg.PlayerState) {
 			g.cfg.Logf("cgame: predicted event %d at sequence %d changed to %d by the server",
 				g.predictableEvents[i&(MaxPredictedEvents-1)], i, ev)
 		}
-		g.fire(ev, ps.EventParms[slot], ps.ClientNum, g.DrawnOrigin, SourceCorrection, nil)
+		g.fire(g.Snap.ServerTime, ev, ps.EventParms[slot], ps.ClientNum, g.DrawnOrigin, SourceCorrection, nil)
 		g.record(i, ev)
 	}
 }
@@ -191,7 +200,7 @@ func (g *CGame) checkEvents(cent *CEntity) {
 	var ev int32
 	src := SourceEntity
 	if es.EType >= bg.ETEvents {
-		if cent.previousEvent != 0 && (!g.frameSync || cent.played == tempKeyOf(es)) {
+		if cent.previousEvent != 0 {
 			return
 		}
 		cent.previousEvent = 1
@@ -206,8 +215,6 @@ func (g *CGame) checkEvents(cent *CEntity) {
 	if ev <= bg.EvNone {
 		return
 	}
-	if g.frameSync && g.replayed(cent, es) {
-		return
-	}
-	g.fire(ev, es.EventParm, es.Number, PointOf(es.Pos.Evaluate(g.Snap.ServerTime)), src, es)
+	t := g.Snap.ServerTime
+	g.fire(t, ev, es.EventParm, es.Number, PointOf(es.Pos.Evaluate(t)), src, es)
 }

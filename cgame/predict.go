@@ -107,7 +107,7 @@ func (g *CGame) predictPlayerState() {
 	g.DrawnError = g.PredictedError.scale(g.errorFactor())
 	g.DrawnOrigin = PointOf(ps.Origin).add(g.DrawnError)
 
-	g.checkPlayerstateEvents(ps, &g.firedPS, SourcePredicted)
+	g.checkPlayerstateEvents(ps, &g.firedPS, SourcePredicted, ps.CommandTime)
 	g.firedPS = *ps
 }
 

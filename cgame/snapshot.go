@@ -185,7 +185,6 @@ func (g *CGame) dropSnapshots() {
 func (g *CGame) setInitialSnapshot(s *Snapshot) {
 	g.Snap = s
 	g.NextSnap = nil
-	g.takeRollback(s.MessageNum)
 	if g.Time < s.ServerTime {
 		g.Time = s.ServerTime
 	}
@@ -199,7 +198,12 @@ func (g *CGame) setInitialSnapshot(s *Snapshot) {
 		g.resetEntity(cent, s.ServerTime)
 		cent.Valid = true
 		cent.SnapshotTime = s.ServerTime
-		g.checkEvents(cent)
+		if !g.framedEvents() {
+			g.checkEvents(cent)
+		}
+	}
+	if g.framedEvents() {
+		g.playFrameEvents(s.MessageNum)
 	}
 	g.Predicted = s.PS
 	g.firedPS = s.PS
@@ -240,7 +244,7 @@ func (g *CGame) transitionSnapshot() {
 	}
 	g.Snap, g.NextSnap = g.NextSnap, nil
 	s := g.Snap
-	g.takeRollback(s.MessageNum)
+	framed := g.framedEvents()
 	for i := range s.Entities {
 		es := &s.Entities[i]
 		cent := &g.ents[es.Number]
@@ -251,14 +255,21 @@ func (g *CGame) transitionSnapshot() {
 		cent.Interpolate = false
 		cent.Valid = true
 		cent.SnapshotTime = s.ServerTime
-		g.checkEvents(cent)
+		if !framed {
+			g.checkEvents(cent)
+		}
 	}
-	if g.cfg.NoPredict || g.predictFailed || g.frameSync {
+	switch {
+	case framed:
+		// The engine found the events of every frame it ran.
+		g.playFrameEvents(s.MessageNum)
+		g.firedPS = s.PS
+	case g.cfg.NoPredict || g.predictFailed || g.frameSync:
 		// Not predicting (in frame sync the engine's own simulation
 		// predicted): the snapshot brings the player's events.
-		g.checkPlayerstateEvents(&s.PS, &g.firedPS, SourcePlayerState)
+		g.checkPlayerstateEvents(&s.PS, &g.firedPS, SourcePlayerState, s.ServerTime)
 		g.firedPS = s.PS
-	} else {
+	default:
 		g.checkChangedPredictableEvents(&s.PS)
 	}
 	g.Stats.SnapshotsUsed++

@@ -14,13 +14,13 @@ func TestUnlaggedHitsKeepOwnShots(t *testing.T) {
 		return &bg.EntityState{EType: bg.ETEvents + bg.EvUnlagged, OtherEntity: shooter, ClientNum: target,
 			Pos: bg.Trajectory{Type: bg.TrStationary, Base: bg.Vec{X: 1600, Y: 3200}}, Origin2: bg.Vec{X: 2400, Y: 3200}, EventParm: 180}
 	}
-	g.fire(bg.EvUnlagged, 180, 70, Point{}, SourceTemp, mark(4, 3))
+	g.fire(0, bg.EvUnlagged, 180, 70, Point{}, SourceTemp, mark(4, 3))
 	if g.Unlagged.Total != 0 {
 		t.Fatalf("another player's rewound hit was kept: %+v", g.Unlagged.At(0))
 	}
 	for i := 0; i < MaxUnlaggedHits+2; i++ {
 		g.Time = 5000 + int32(i)
-		g.fire(bg.EvUnlagged, 180, 70, Point{}, SourceTemp, mark(3, int32(i)))
+		g.fire(0, bg.EvUnlagged, 180, 70, Point{}, SourceTemp, mark(3, int32(i)))
 	}
 	if g.Unlagged.Total != MaxUnlaggedHits+2 || g.Unlagged.Len() != MaxUnlaggedHits {
 		t.Fatalf("total %d, held %d; want %d, %d", g.Unlagged.Total, g.Unlagged.Len(), MaxUnlaggedHits+2, MaxUnlaggedHits)
