@@ -86,22 +86,17 @@ type frameSync struct {
 	wantRequest bool
 	lastDiff    string // the last desync reported
 
-	// Rollbacks between the frames given to cgame (SnapshotRollback):
-	// the frame and resimulated count at the last one given, the
-	// earliest frame run again since (0: none), and each snapshot's.
-	published   int32
+	// resimulated is the Sync's Resimulated when the last frame was
+	// given to cgame (LastResimulated).
 	resimulated int
-	rerunFrom   int32
-	rollbacks   [proto.PacketBackup]snapRollback
+	// events finds the events of every frame the Sync runs, for cgame
+	// (frameevents.go).
+	events frameEvents
 	// graphRollbacks is the Sync's Rollbacks the net graph has counted.
 	graphRollbacks int
 
 	stats FrameSyncStats
 }
-
-// snapRollback is the rollback before the frame given to cgame as
-// snapshot num: from the frame of level time from (0: none).
-type snapRollback struct{ num, from int32 }
 
 // FrameSyncStats are the client's frame-sync counters beside the Sync's
 // own (Client.FrameSyncStats).
@@ -135,17 +130,20 @@ func (c *Client) startFrameSync() {
 	info := c.conn.gs.Configstrings[bg.CSServerInfo]
 	hashEvery, _ := strconv.Atoi(infostr.ValueForKey(info, FrameHashEveryKey))
 	sim := framesync.NewSim(c.active.world, game.DefaultConfig())
-	c.active.fs = &frameSync{
-		sync: framesync.NewSync(sim, framesync.SyncConfig{
-			Client:        int(c.conn.gs.ClientNum),
-			States:        c.cfg.RollbackFrames,
-			MaxPrediction: c.cfg.MaxPredictionFrames,
-			HashEvery:     int32(hashEvery), // 0 (none announced): framesync's default
-		}),
+	fs := &frameSync{
 		period:  framesync.DefaultFrameMsec,
 		speed:   1000,
 		created: c.realtime,
 	}
+	fs.events.g, fs.events.self = sim.Game(), c.conn.gs.ClientNum
+	fs.sync = framesync.NewSync(sim, framesync.SyncConfig{
+		Client:        int(c.conn.gs.ClientNum),
+		States:        c.cfg.RollbackFrames,
+		MaxPrediction: c.cfg.MaxPredictionFrames,
+		HashEvery:     int32(hashEvery), // 0 (none announced): framesync's default
+		Observer:      &fs.events,
+	})
+	c.active.fs = fs
 }
 
 // FrameSync reports whether the current gamestate is in frame sync.
@@ -277,7 +275,6 @@ func (h *serverHandler) WholeState(r *msg.Reader) error {
 		c.logf("framesync: desync found and repaired from the server's whole state: %s", st.Diff)
 	}
 	g := fs.sync.Sim().Game()
-	fs.rerun(g.LevelTime()) // the game starts again from this frame
 	// Run ahead of the newest frame received by the margin; the lead
 	// the server reports then sets the clock right.
 	fs.npending = 0 // the game goes on from the whole state's frame
@@ -444,43 +441,19 @@ func (c *Client) frameSyncCmdCount() int32 {
 	return max(0, min(n, proto.MaxPacketUsercmds, c.active.cmdNumber))
 }
 
-// rerun notes that the game runs again from the frame of level time t.
-func (fs *frameSync) rerun(t int32) {
-	if fs.rerunFrom == 0 || t < fs.rerunFrom {
-		fs.rerunFrom = t
-	}
-}
-
-// SnapshotRollback reports whether the client's game ran frames again
-// (a rollback, or a whole state loaded) between the frames it gave cgame
-// as snapshots num-1 and num, and the level time of the first of them
-// (cgame.RollbackSource): cgame plays the events of those frames once.
-func (c *Client) SnapshotRollback(num int32) (from int32, ok bool) {
-	fs := c.active.fs
-	if fs == nil {
-		return 0, false
-	}
-	r := fs.rollbacks[num&proto.PacketMask]
-	return r.from, r.num == num && r.from != 0
-}
-
 // publishFrame hands the frame the Sync is at to cgame as a snapshot:
-// the player's state and every entity in the world but its own.
+// the player's state and every entity in the world but its own, and the
+// events of the frames run up to it (frameevents.go).
 func (c *Client) publishFrame() {
 	fs := c.active.fs
 	g := fs.sync.Sim().Game()
 	fs.snapNum++
 	num := fs.snapNum
-	// A rollback since the frame given last ran frames again from
-	// published-k+1 (Sync.Stats' Resimulated counts them).
-	cur := fs.sync.Current()
-	if k := fs.sync.Stats().Resimulated - fs.resimulated; k > 0 && fs.published > 0 {
-		fs.rerun(g.LevelTime() - (cur-fs.published+int32(k)-1)*fs.period)
+	if k := fs.sync.Stats().Resimulated - fs.resimulated; k > 0 {
 		fs.stats.LastResimulated = k
 	}
-	fs.resimulated, fs.published = fs.sync.Stats().Resimulated, cur
-	fs.rollbacks[num&proto.PacketMask] = snapRollback{num: num, from: fs.rerunFrom}
-	fs.rerunFrom = 0
+	fs.resimulated = fs.sync.Stats().Resimulated
+	fs.events.published(num)
 	first, phys := c.entityRegion()
 	ents := c.parseEnts[phys:phys]
 	self := int(c.conn.gs.ClientNum)
