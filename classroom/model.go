@@ -512,9 +512,9 @@ func (p *Player) start(name string, seed uint64) {
 }
 
 // Reconnect connects the player again (the pane's reconnect command),
-// so that a carrier chosen with cl_reliable applies: the server decides
-// the carrier at a connection's first gamestate, and it stays for the
-// connection. The link's counts and the reliable commands followed
+// so that a carrier chosen with cl_reliable applies from a fresh
+// connection (the server decides the carrier at every gamestate, so a
+// map_restart would apply it too, mid-connection). The link's counts and the reliable commands followed
 // start again with the new connection; the old one's packets still on
 // their way arrive, uncounted.
 func (p *Player) Reconnect() {
@@ -567,7 +567,7 @@ func (p *Player) apply() {
 	p.up.link.SetConfig(p.cv.link(Up).config())
 	p.down.link.SetConfig(p.cv.link(Down).config())
 	if p.asked != "" && p.cv.client.Reliable != p.asked {
-		p.T.Printf("cl_reliable %s: reconnecting, the carrier is chosen at the connection's first gamestate\n", p.cv.client.Reliable)
+		p.T.Printf("cl_reliable %s: reconnecting, so that the new carrier starts with a fresh connection (the server chooses it at every gamestate)\n", p.cv.client.Reliable)
 		p.Reconnect()
 		return
 	}
