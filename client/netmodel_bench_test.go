@@ -229,8 +229,10 @@ func (s *nmSession) clientFrame() {
 // framesync.DefaultMaxPrediction). One op is one client frame at 60
 // frames a second (three to a 20 Hz server frame). Beside ns/op:
 // rollbacks/frame, resim/frame (frames a rollback ran again), sim/frame
-// (game frames the client ran, every kind) and stalls/frame in frame
-// sync, snaps/frame with snapshots. Both allocate nothing in steady state
+// (game frames the client ran, every kind), stalls/frame and frames/msg
+// (frames in a frames message, every copy) in frame sync, snaps/frame
+// with snapshots; down-B/s and up-B/s are the client's UDP payload bytes
+// a second of virtual time (netchan headers included). Both allocate nothing in steady state
 // but the server commands' strings (TestNetModelFrameDoesNotAllocate).
 func BenchmarkNetModelFrame(b *testing.B) {
 	cases := []struct {
@@ -253,7 +255,7 @@ func BenchmarkNetModelFrame(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			s := newNMSession(b, tc.model, tc.delay, nmBots, tc.maxPred)
 			before, _ := s.c.FrameSyncStats()
-			snaps := s.c.Stats().Snapshots
+			st0, t0 := s.c.Stats(), s.now
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -267,6 +269,9 @@ func BenchmarkNetModelFrame(b *testing.B) {
 				b.Fatalf("client left the game: %v %v", s.c.State(), s.c.LastError())
 			}
 			n := float64(b.N)
+			st1, secs := s.c.Stats(), float64(s.now-t0)/1000
+			b.ReportMetric(float64(st1.BytesDown-st0.BytesDown)/secs, "down-B/s")
+			b.ReportMetric(float64(st1.BytesUp-st0.BytesUp)/secs, "up-B/s")
 			if after, ok := s.c.FrameSyncStats(); ok {
 				if after.Mismatches != 0 {
 					b.Fatalf("%d hash mismatches: %s", after.Mismatches, after.Diff)
@@ -275,8 +280,9 @@ func BenchmarkNetModelFrame(b *testing.B) {
 				b.ReportMetric(float64(after.Resimulated-before.Resimulated)/n, "resim/frame")
 				b.ReportMetric(float64(after.Simulated-before.Simulated)/n, "sim/frame")
 				b.ReportMetric(float64(after.Stalls-before.Stalls)/n, "stalls/frame")
+				b.ReportMetric(float64(after.Frames-before.Frames)/float64(after.FrameMessages-before.FrameMessages), "frames/msg")
 			} else {
-				b.ReportMetric(float64(s.c.Stats().Snapshots-snaps)/n, "snaps/frame")
+				b.ReportMetric(float64(st1.Snapshots-st0.Snapshots)/n, "snaps/frame")
 			}
 		})
 	}
