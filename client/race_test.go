@@ -1,6 +1,0 @@
-//go:build race
-
-package client
-
-// raceEnabled: built with -race.
-const raceEnabled = true
