@@ -47,7 +47,7 @@ var (
 	dupSteps        = []int{0, 10, 25}
 	rateSteps       = []int{20, 10, 40} // sv_fps and snaps
 	// Frame sync's.
-	maxPredictionSteps = []int{8, 6, 4, 2, 16}
+	maxPredictionSteps = []int{12, 8, 4, 2, 16}
 	ringSteps          = []int{64, 32, 16, 128}
 	jitterSteps        = []int{0, 20, 50}
 	reorderSteps       = []int{0, 10, 25}

@@ -13,7 +13,7 @@ import (
 // Defaults of SyncConfig.
 const (
 	DefaultStates        = 64
-	DefaultMaxPrediction = 8
+	DefaultMaxPrediction = 12
 )
 
 // SyncConfig holds a Sync's settings; a zero field takes its default.
