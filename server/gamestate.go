@@ -136,21 +136,29 @@ func (s *Server) createBaselines() {
 // serverInfo builds the serverinfo string: the ServerInfo cvars, the map
 // name and the protocol.
 func (s *Server) serverInfo() string {
-	// The ServerInfo cvars (latched ones keep the level's value until
-	// the next map), then what the engine adds.
-	info := s.t.InfoString(console.ServerInfo)
+	// What a client needs to play goes first — the map, the protocol,
+	// the frame period and the network model of the running level — so
+	// that a serverinfo too long for infostr.MaxInfoString leaves out a
+	// cvar of the ServerInfo ones that follow (the console says which),
+	// never the map. Latched cvars keep the level's value until the next
+	// map.
+	var info string
 	set := func(k, v string) {
 		if n, err := infostr.SetValueForKey(info, k, v); err == nil {
 			info = n
 		}
 	}
-	set("sv_fps", strconv.Itoa(s.cfg.FPS))
-	set("protocol", strconv.Itoa(proto.Version))
 	if s.sv != nil {
 		set("mapname", s.sv.name)
 		set("mapchecksum", s.MapChecksum())
 	}
-	return info
+	set("protocol", strconv.Itoa(proto.Version))
+	set("sv_fps", strconv.Itoa(s.cfg.FPS))
+	if s.sv != nil && s.sv.fs != nil {
+		set(proto.NetModelKey, proto.NetModelFrameSync)
+		set("sv_frameHashEvery", strconv.Itoa(int(s.sv.fs.HashEvery())))
+	}
+	return s.t.AppendInfo(info, console.ServerInfo)
 }
 
 // systemInfo builds the systeminfo string, which the client applies to

@@ -827,3 +827,31 @@ func TestDocsListCvars(t *testing.T) {
 		}
 	}
 }
+
+// TestServerInfoKeepsWhatClientsNeed fills the serverinfo with a long
+// hostname: the cvars that no longer fit are left out, never the map,
+// the protocol or the network model, which a client cannot play
+// without (a server whose serverinfo was full once sent no mapname, and
+// its clients dropped with "the serverinfo names no map").
+func TestServerInfoKeepsWhatClientsNeed(t *testing.T) {
+	cfg := testConfig()
+	cfg.NetModel = proto.NetModelFrameSync
+	h := newHarness(t, cfg)
+	h.srv.Exec("set sv_hostname " + strings.Repeat("x", 900))
+	h.step(50)
+	info := h.srv.serverInfo()
+	if len(info) >= infostr.MaxInfoString {
+		t.Fatalf("serverinfo of %d bytes", len(info))
+	}
+	for k, want := range map[string]string{
+		"mapname": "arena1", "protocol": strconv.Itoa(proto.Version),
+		proto.NetModelKey: proto.NetModelFrameSync, "sv_frameHashEvery": "5",
+	} {
+		if got := infostr.ValueForKey(info, k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if !strings.Contains(h.log.String(), "info string too long") || infostr.ValueForKey(info, "sv_hostname") != "" {
+		t.Error("the hostname fitted: the serverinfo was not full")
+	}
+}

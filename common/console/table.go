@@ -554,13 +554,21 @@ func (t *Table) TakeModifiedFlags(mask Flags) Flags {
 // cannot hold them. The string is kept under [infostr.MaxInfoString] bytes, or
 // [infostr.BigInfoString] when flag includes SystemInfo; a cvar that does not
 // fit is left out with a printed note.
-func (t *Table) InfoString(flag Flags) string {
-	var info string
+func (t *Table) InfoString(flag Flags) string { return t.AppendInfo("", flag) }
+
+// AppendInfo is InfoString starting from info instead of the empty
+// string: a cvar whose key info already holds is left out (the caller's
+// value wins), and so is one that no longer fits. A caller puts first
+// what must not be left out.
+func (t *Table) AppendInfo(info string, flag Flags) string {
 	var dropped []string
 	t.mu.RLock()
 	cs := t.sortedLocked()
 	for _, c := range cs {
 		if c.Flags()&flag == 0 || c.Value() == "" {
+			continue
+		}
+		if infostr.ValueForKey(info, c.name) != "" { // an info string holds no empty value
 			continue
 		}
 		var next string
