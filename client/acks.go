@@ -2,7 +2,6 @@ package client
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"tremor/common/proto"
 	"tremor/net/msg"
@@ -52,7 +51,7 @@ func newClientAcks(resendMsec int, qport uint16) *clientAcks {
 	a := &clientAcks{
 		ep:    reliable.NewEndpoint(reliable.EndpointConfig{}),
 		msgs:  reliable.NewMessages(proto.MessagesConfig(resendMsec)),
-		off:   uint16(ackSequenceOffset.Load()),
+		off:   ackHooks.SequenceOffset(),
 		qport: qport,
 		block: make([]byte, 0, proto.MaxMessagesBlock),
 	}
@@ -112,10 +111,8 @@ func (h *serverHandler) Ack(ack uint16, ackBits uint32) error {
 // whose ack just arrived, and tells ObserveAcks.
 func (a *clientAcks) acked(seq uint16) {
 	a.msgs.Acked(seq)
-	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Qport: a.qport, Kind: AckAcked, AckSequence: seq,
-			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
-	}
+	ackHooks.Tell(proto.AckEvent{Client: -1, Qport: a.qport, Kind: proto.AckAcked, AckSequence: seq,
+		Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
 }
 
 // MessagesBuffer returns where a message block is read.
@@ -199,9 +196,7 @@ func (c *Client) receivedAcks(seq uint32) {
 		return
 	}
 	if a.ep.Received(a.seq16(seq), c.lastNow) {
-		if fn := ackObserver.Load(); fn != nil {
-			(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckReceived})
-		}
+		ackHooks.Tell(proto.AckEvent{Client: -1, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: proto.AckReceived})
 	}
 }
 
@@ -231,9 +226,7 @@ func (c *Client) writeAcks(w *msg.Writer, seq uint32) {
 	}
 	a.ep.Sent(a.seq16(seq), c.lastNow, w.Len())
 	a.lastSent = seq
-	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckSent})
-	}
+	ackHooks.Tell(proto.AckEvent{Client: -1, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: proto.AckSent})
 }
 
 // sendsByID reports whether a new client command goes as a message of
@@ -265,53 +258,17 @@ func (c *Client) writeKeyFrameCarrier(w *msg.Writer) {
 	}
 }
 
-// AckEvent is what ObserveAcks is told of a packet of the acks carrier.
-type AckEvent struct {
-	// Qport is the client's qport.
-	Qport uint16
-	// Sequence is the packet's netchan sequence, AckSequence the
-	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
-	Sequence    uint32
-	AckSequence uint16
-	// Kind says what happened to the packet.
-	Kind AckEventKind
-}
+// ackHooks are the tests' hooks into this end's acks carriers.
+var ackHooks proto.AckHooks
 
-// AckEventKind is what an AckEvent tells of a packet.
-type AckEventKind uint8
-
-// The kinds of AckEvent.
-const (
-	// AckSent: a message of this end went, counted by the carrier.
-	AckSent AckEventKind = iota
-	// AckReceived: a message of the other end was read whole and marked
-	// received: this end acknowledges it from then on.
-	AckReceived
-	// AckAcked: a message of this end was acknowledged for the first
-	// time.
-	AckAcked
-)
-
-var (
-	ackObserver       atomic.Pointer[func(AckEvent)]
-	ackSequenceOffset atomic.Uint32
-)
-
-// ObserveAcks has fn told, on each client's goroutine, of every packet
-// any client's acks carrier sends, marks received, or has acknowledged
-// for the first time; nil stops it. Tests check with it
-// that no packet is acknowledged that the other end did not receive.
-func ObserveAcks(fn func(AckEvent)) {
-	if fn == nil {
-		ackObserver.Store(nil)
-		return
-	}
-	ackObserver.Store(&fn)
-}
+// ObserveAcks has fn told, on each client's goroutine, of every packet any
+// client's acks carrier sends, marks received, or has acknowledged for the
+// first time; nil stops it (proto.AckHooks).
+func ObserveAcks(fn func(proto.AckEvent)) { ackHooks.Observe(fn) }
 
 // SetAckSequenceOffset makes the acks carriers made from now on number
 // their packets from the netchan sequence plus off (0 by default, as
 // protocol.md 6.7 says), so that a test crosses a wrap of the 16-bit
 // sequence without sending 65536 packets. Both ends must use the same
 // offset: server.SetAckSequenceOffset.
-func SetAckSequenceOffset(off uint16) { ackSequenceOffset.Store(uint32(off)) }
+func SetAckSequenceOffset(off uint16) { ackHooks.SetSequenceOffset(off) }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"sync/atomic"
 	"time"
 
 	"tremor/common/proto"
@@ -95,7 +94,7 @@ func newAckState(c *client, resendMsec int) *ackState {
 	a := &ackState{
 		ep:     reliable.NewEndpoint(reliable.EndpointConfig{}),
 		msgs:   reliable.NewMessages(proto.MessagesConfig(resendMsec)),
-		off:    uint16(ackSequenceOffset.Load()),
+		off:    ackHooks.SequenceOffset(),
 		resend: time.Duration(resendMsec) * time.Millisecond,
 		num:    c.num,
 		qport:  c.chan_.Qport(),
@@ -216,9 +215,7 @@ func (s *Server) writeMessagesBlock(c *client, w *msg.Writer, seq int32, limit i
 	}
 	a.ep.Sent(a.seq16(uint32(seq)), now, w.Len())
 	a.lastSent = uint32(seq)
-	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: uint32(seq), AckSequence: a.seq16(uint32(seq)), Kind: AckSent})
-	}
+	ackHooks.Tell(proto.AckEvent{Client: c.num, Qport: a.qport, Sequence: uint32(seq), AckSequence: a.seq16(uint32(seq)), Kind: proto.AckSent})
 }
 
 // commandsWaiting returns how many server commands wait for c's
@@ -264,10 +261,8 @@ func (m *clientMessage) Ack(ack uint16, ackBits uint32) error {
 // whose ack just arrived, and tells ObserveAcks.
 func (a *ackState) acked(seq uint16) {
 	a.msgs.Acked(seq)
-	if fn := ackObserver.Load(); fn != nil {
-		(*fn)(AckEvent{Client: a.num, Qport: a.qport, Kind: AckAcked, AckSequence: seq,
-			Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
-	}
+	ackHooks.Tell(proto.AckEvent{Client: a.num, Qport: a.qport, Kind: proto.AckAcked, AckSequence: seq,
+		Sequence: a.lastSent - uint32(a.seq16(a.lastSent)-seq)})
 }
 
 // MessagesBuffer returns where a client's message block is read.
@@ -321,9 +316,7 @@ func (s *Server) receivedAcks(c *client, seq uint32) {
 		return
 	}
 	if a.ep.Received(a.seq16(seq), a.clock.Tick(s.svs.now)) {
-		if fn := ackObserver.Load(); fn != nil {
-			(*fn)(AckEvent{Client: c.num, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: AckReceived})
-		}
+		ackHooks.Tell(proto.AckEvent{Client: c.num, Qport: a.qport, Sequence: seq, AckSequence: a.seq16(seq), Kind: proto.AckReceived})
 	}
 	if a.confirm && !c.dlHeader {
 		a.confirm = false
@@ -337,54 +330,17 @@ func (s *Server) receivedAcks(c *client, seq uint32) {
 	}
 }
 
-// AckEvent is what ObserveAcks is told of a packet of the acks carrier.
-type AckEvent struct {
-	// Client is the client's slot, Qport its qport.
-	Client int
-	Qport  uint16
-	// Sequence is the packet's netchan sequence, AckSequence the
-	// carrier's (its low 16 bits plus SetAckSequenceOffset's offset).
-	Sequence    uint32
-	AckSequence uint16
-	// Kind says what happened to the packet.
-	Kind AckEventKind
-}
+// ackHooks are the tests' hooks into this end's acks carriers.
+var ackHooks proto.AckHooks
 
-// AckEventKind is what an AckEvent tells of a packet.
-type AckEventKind uint8
-
-// The kinds of AckEvent.
-const (
-	// AckSent: a message of this end went, counted by the carrier.
-	AckSent AckEventKind = iota
-	// AckReceived: a message of the other end was read whole and marked
-	// received: this end acknowledges it from then on.
-	AckReceived
-	// AckAcked: a message of this end was acknowledged for the first
-	// time.
-	AckAcked
-)
-
-var (
-	ackObserver       atomic.Pointer[func(AckEvent)]
-	ackSequenceOffset atomic.Uint32
-)
-
-// ObserveAcks has fn told, on the server's goroutine, of every packet
-// any server's acks carrier sends, marks received, or has acknowledged
-// for the first time; nil stops it. Tests check with it
-// that no packet is acknowledged that the other end did not receive.
-func ObserveAcks(fn func(AckEvent)) {
-	if fn == nil {
-		ackObserver.Store(nil)
-		return
-	}
-	ackObserver.Store(&fn)
-}
+// ObserveAcks has fn told, on the server's goroutine, of every packet any
+// server's acks carrier sends, marks received, or has acknowledged for the
+// first time; nil stops it (proto.AckHooks).
+func ObserveAcks(fn func(proto.AckEvent)) { ackHooks.Observe(fn) }
 
 // SetAckSequenceOffset makes the acks carriers made from now on number
 // their packets from the netchan sequence plus off (0 by default, as
 // protocol.md 6.7 says), so that a test crosses a wrap of the 16-bit
 // sequence without sending 65536 packets. Both ends must use the same
 // offset: client.SetAckSequenceOffset.
-func SetAckSequenceOffset(off uint16) { ackSequenceOffset.Store(uint32(off)) }
+func SetAckSequenceOffset(off uint16) { ackHooks.SetSequenceOffset(off) }

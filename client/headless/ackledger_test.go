@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tremor/client"
+	"tremor/common/proto"
 	"tremor/server"
 )
 
@@ -35,8 +36,8 @@ func newAckLedger(t *testing.T, off uint16) *ackLedger {
 	l := &ackLedger{off: off, conns: map[uint16]*ackConn{}}
 	server.SetAckSequenceOffset(off)
 	client.SetAckSequenceOffset(off)
-	server.ObserveAcks(func(e server.AckEvent) { l.note(e.Qport, e.Sequence, int(e.Kind), true) })
-	client.ObserveAcks(func(e client.AckEvent) { l.note(e.Qport, e.Sequence, int(e.Kind), false) })
+	server.ObserveAcks(func(e proto.AckEvent) { l.note(e.Qport, e.Sequence, int(e.Kind), true) })
+	client.ObserveAcks(func(e proto.AckEvent) { l.note(e.Qport, e.Sequence, int(e.Kind), false) })
 	t.Cleanup(func() {
 		server.ObserveAcks(nil)
 		client.ObserveAcks(nil)
@@ -47,8 +48,7 @@ func newAckLedger(t *testing.T, off uint16) *ackLedger {
 }
 
 // note records one event of the server's end (srv) or a client's, of
-// kind server.AckSent, AckReceived or AckAcked (the client's are the
-// same numbers).
+// kind proto.AckSent, AckReceived or AckAcked.
 func (l *ackLedger) note(qport uint16, seq uint32, kind int, srv bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -62,11 +62,11 @@ func (l *ackLedger) note(qport uint16, seq uint32, kind int, srv bool) {
 		sent, recv, acked = c.downSent, c.upRecv, c.downAcked
 	}
 	switch kind {
-	case int(server.AckSent):
+	case int(proto.AckSent):
 		sent[seq] = true
-	case int(server.AckReceived):
+	case int(proto.AckReceived):
 		recv[seq] = true
-	case int(server.AckAcked):
+	case int(proto.AckAcked):
 		acked[seq] = true
 	}
 }

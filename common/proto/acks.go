@@ -3,6 +3,7 @@ package proto
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"tremor/net/msg"
@@ -198,3 +199,70 @@ func readAckOp(r *msg.Reader, h any, op uint8, obs Observer, side string) error 
 	}
 	return ah.Messages(b, r.Err())
 }
+
+// AckEvent is what an AckHooks observer is told of a packet of the acks
+// carrier.
+type AckEvent struct {
+	// Client is the client's slot on the server's side, -1 on the
+	// client's; Qport is the client's qport.
+	Client int
+	Qport  uint16
+	// Sequence is the packet's netchan sequence, AckSequence the
+	// carrier's (its low 16 bits plus the hooks' sequence offset).
+	Sequence    uint32
+	AckSequence uint16
+	// Kind says what happened to the packet.
+	Kind AckEventKind
+}
+
+// AckEventKind is what an AckEvent tells of a packet.
+type AckEventKind uint8
+
+// The kinds of AckEvent.
+const (
+	// AckSent: a message of this end went, counted by the carrier.
+	AckSent AckEventKind = iota
+	// AckReceived: a message of the other end was read whole and marked
+	// received: this end acknowledges it from then on.
+	AckReceived
+	// AckAcked: a message of this end was acknowledged for the first
+	// time.
+	AckAcked
+)
+
+// AckHooks are one end's test hooks into its acks carriers (the server
+// and the client each keep one): an observer told of every packet a
+// carrier sends, marks received, or has acknowledged for the first time,
+// so that a test checks no packet is acknowledged that the other end did
+// not receive; and an offset added to the carrier's 16-bit sequence, so
+// that a test crosses a wrap without sending 65536 packets. The zero
+// AckHooks observes nothing and adds 0 (protocol.md 6.7). Safe for
+// concurrent use; Tell costs one atomic load without an observer.
+type AckHooks struct {
+	observer atomic.Pointer[func(AckEvent)]
+	offset   atomic.Uint32
+}
+
+// Observe has fn told of every event from now on; nil stops it.
+func (h *AckHooks) Observe(fn func(AckEvent)) {
+	if fn == nil {
+		h.observer.Store(nil)
+		return
+	}
+	h.observer.Store(&fn)
+}
+
+// Tell tells the observer of e, if there is one.
+func (h *AckHooks) Tell(e AckEvent) {
+	if fn := h.observer.Load(); fn != nil {
+		(*fn)(e)
+	}
+}
+
+// SetSequenceOffset makes the carriers made from now on number their
+// packets from the netchan sequence plus off. Both ends must use the
+// same offset.
+func (h *AckHooks) SetSequenceOffset(off uint16) { h.offset.Store(uint32(off)) }
+
+// SequenceOffset returns the offset SetSequenceOffset set.
+func (h *AckHooks) SequenceOffset() uint16 { return uint16(h.offset.Load()) }
