@@ -65,7 +65,6 @@ const (
 type frameSync struct {
 	sync   *framesync.Sync
 	frames [framesync.MaxMessageFrames]framesync.Frame // decoding scratch
-	period int32                                       // ms between frames, from the frames received
 
 	clock     int32 // the level time the client's frames run up to
 	clockFrac int32 // thousandths of a ms the speed carried over
@@ -131,7 +130,6 @@ func (c *Client) startFrameSync() {
 	hashEvery, _ := strconv.Atoi(infostr.ValueForKey(info, FrameHashEveryKey))
 	sim := framesync.NewSim(c.active.world, game.DefaultConfig())
 	fs := &frameSync{
-		period:  framesync.DefaultFrameMsec,
 		speed:   1000,
 		created: c.realtime,
 	}
@@ -210,11 +208,7 @@ func (h *serverHandler) Frames(r *msg.Reader, lead int8) error {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		f := &fs.frames[i]
-		fs.sync.Receive(f)
-		if i > 0 && f.Time > fs.frames[i-1].Time {
-			fs.period = f.Time - fs.frames[i-1].Time
-		}
+		fs.sync.Receive(&fs.frames[i])
 	}
 	fs.stats.FrameMessages++
 	fs.stats.Frames += n
@@ -227,7 +221,7 @@ func (h *serverHandler) Frames(r *msg.Reader, lead int8) error {
 		newest := &fs.frames[n-1]
 		ping := int32(-1)
 		if lead >= 0 {
-			ping = c.ping(newest.Time + int32(lead)*fs.period)
+			ping = c.ping(newest.Time + int32(lead)*fs.sync.Period())
 		}
 		if ping >= 0 {
 			c.stats.PingSum += uint64(ping)
@@ -278,7 +272,7 @@ func (h *serverHandler) WholeState(r *msg.Reader) error {
 	// Run ahead of the newest frame received by the margin; the lead
 	// the server reports then sets the clock right.
 	fs.npending = 0 // the game goes on from the whole state's frame
-	fs.clock = g.LevelTime() + (st.Newest-st.Confirmed+FrameLeadTarget+1)*fs.period
+	fs.clock = g.LevelTime() + (st.Newest-st.Confirmed+FrameLeadTarget+1)*fs.sync.Period()
 	fs.clockFrac = 0
 	fs.cooldown = c.realtime
 	if first && c.state == Primed {
@@ -307,7 +301,7 @@ func (fs *frameSync) takeLead(now int32, lead int8) {
 	e := int32(FrameLeadTarget) - int32(lead) // frames late
 	switch {
 	case e >= frameLeadJump || e <= -frameLeadJump:
-		fs.clock += e * fs.period
+		fs.clock += e * fs.sync.Period()
 		fs.cooldown = now + frameLeadCooldown
 		fs.speed = 1000
 		fs.stats.ClockJumps++
@@ -331,7 +325,7 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 	g := fs.sync.Sim().Game()
 	c.runPendingInputs()
 	for range maxFramesPerClientFrame {
-		next := g.LevelTime() + int32(fs.npending+1)*fs.period // the next frame an input is due for
+		next := g.LevelTime() + int32(fs.npending+1)*fs.sync.Period() // the next frame an input is due for
 		if next > fs.clock {
 			break
 		}
@@ -357,9 +351,9 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 		c.active.cmdNumber++
 		c.active.cmds[c.active.cmdNumber&CmdMask] = cmd
 	}
-	next := g.LevelTime() + int32(fs.npending)*fs.period
-	if fs.clock > next+maxFramesPerClientFrame*fs.period {
-		fs.clock = next + maxFramesPerClientFrame*fs.period // far behind: do not run away
+	next := g.LevelTime() + int32(fs.npending)*fs.sync.Period()
+	if fs.clock > next+maxFramesPerClientFrame*fs.sync.Period() {
+		fs.clock = next + maxFramesPerClientFrame*fs.sync.Period() // far behind: do not run away
 	}
 	st := fs.sync.Stats()
 	c.graph.frameSync(c.realtime, st.Rollbacks-fs.graphRollbacks, st.Stalled, c.frameMsec)
@@ -368,7 +362,7 @@ func (c *Client) frameSyncFrame(input bg.UserCmd) {
 		cg.SetStalled(st.Stalled)
 	}
 	// Draw between the last two frames run.
-	t := min(fs.clock-fs.period, g.LevelTime())
+	t := min(fs.clock-fs.sync.Period(), g.LevelTime())
 	t = max(t, c.active.oldServerTime)
 	c.active.serverTime, c.active.oldServerTime = t, t
 	c.checkFrameRequests()
@@ -476,7 +470,7 @@ func (c *Client) publishFrame() {
 		messageNum:  num,
 		deltaNum:    -1,
 		serverTime:  g.LevelTime(),
-		step:        fs.period,
+		step:        fs.sync.Period(),
 		serverCmd:   c.conn.serverCommandSequence,
 		firstEntity: first,
 		numEntities: len(ents),

@@ -220,6 +220,12 @@ func (s *Sync) LastRollback() *Rollback { return &s.last }
 // Started reports whether the Sync has loaded a whole state.
 func (s *Sync) Started() bool { return s.started }
 
+// Period returns the time between two frames, in ms: the step between
+// the last two confirmed frames (SyncConfig.FrameMsec before two came).
+// Advance stamps each input with the time of the frame after the current
+// one, this much later.
+func (s *Sync) Period() int32 { return s.period }
+
 // Current returns the frame the game is at.
 func (s *Sync) Current() int32 { return s.current }
 
