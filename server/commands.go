@@ -47,14 +47,22 @@ func (s *Server) addCommands() {
 		}
 		s.mapRestart()
 	})
-	add("desync", "desync: frame sync only: at the next frame, change the server's game by an amount no input decides, so that a class sees the clients' state hashes catch it and name the entity and field", func(*cmdargs.Args) {
+	add("desync", "desync: frame sync only: at the next frame that carries a hash, change the server's game by an amount no input decides, so that a class sees the clients' state hashes catch it and name the entity and field", func(*cmdargs.Args) {
 		if s.sv == nil || s.sv.fs == nil {
 			s.logf("desync: only in frame sync (sv_netmodel framesync and a map_restart)")
 			return
 		}
-		at := s.svs.time + s.frameMsec()
-		s.sv.fs.Game().InjectNonDeterminism(at)
-		s.logf("desync: the server's game parts from its clients' at time %d (frame %d)", at, s.sv.fs.Newest()+1)
+		// At the next frame that carries a hash: a change the next frames
+		// wipe out (a velocity the movement sets again) would otherwise
+		// go unseen.
+		rec := s.sv.fs
+		frame := rec.Newest() + 1
+		if k := frame % rec.HashEvery(); k != 0 {
+			frame += rec.HashEvery() - k
+		}
+		at := s.svs.time + (frame-rec.Newest())*s.frameMsec()
+		rec.Game().InjectNonDeterminism(at)
+		s.logf("desync: the server's game parts from its clients' at time %d (frame %d)", at, frame)
 	})
 	add("status", "status: list the clients", func(*cmdargs.Args) { s.printStatus() })
 	add("serverinfo", "serverinfo: print the serverinfo string", func(*cmdargs.Args) {
